@@ -1,0 +1,37 @@
+# `make run`   installs what is missing, builds, starts the host in the foreground.
+# `make test`  installs what the tests need and runs every test.
+# `make bench` prints the benchmarks as ratios against baselines measured in the same run.
+SWIFT ?= swift
+PY := .venv/bin/python
+
+.PHONY: run test bench build build-release test-swift test-js test-py clean
+
+run: build-release
+	scripts/run-host $(ARGS)
+
+build:
+	scripts/bootstrap test
+	$(SWIFT) build --build-tests
+
+build-release:
+	scripts/bootstrap run
+	$(SWIFT) build -c release --product touchdeck
+
+test: build test-swift test-js test-py
+
+test-swift:
+	$(SWIFT) test --skip-build
+
+test-js:
+	node --test Web/test/
+
+test-py:
+	$(PY) -m pytest -q Tests/interop Tests/live Tests/browser
+
+bench:
+	scripts/bootstrap test
+	$(SWIFT) build -c release
+	scripts/bench
+
+clean:
+	rm -rf .build test-output

@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Targets follow STYLE practice 1: a pure core (`DeckKit`), a crypto layer over OpenSSL
+/// (`DeckCrypto`), the Linux host (`DeckHost`), and one tiny system-library target per C library.
+let package = Package(
+    name: "TouchDeck",
+    products: [
+        .library(name: "DeckKit", targets: ["DeckKit"]),
+        .executable(name: "touchdeck", targets: ["touchdeck"]),
+    ],
+    targets: [
+        .target(name: "DeckKit"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
+        .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
+        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
+        .target(
+            name: "DeckHost",
+            dependencies: ["DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "COpenSSL", "CAvahi"]),
+        .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit"]),
+        .executableTarget(name: "touchdeck-peer", dependencies: ["DeckCrypto", "DeckKit"]),
+        .executableTarget(name: "touchdeck-bench", dependencies: ["DeckKit", "DeckCrypto", "DeckHost"]),
+        .testTarget(name: "DeckKitTests", dependencies: ["DeckKit"]),
+        .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),
+        .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
+        .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
+        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
+    ]
+)

@@ -1,0 +1,3 @@
+import Testing
+@testable import DeckActions
+@Test func resultsCompare() { #expect(ActionResult.ok != ActionResult.failed("x")) }

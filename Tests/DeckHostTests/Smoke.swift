@@ -1,0 +1,3 @@
+import Testing
+@testable import DeckHost
+@Test func versionIsSet() { #expect(!HostVersion.string.isEmpty) }
