@@ -20,7 +20,7 @@ build-release:
 test: build test-swift test-js test-py
 
 test-swift:
-	$(SWIFT) test --skip-build
+	scripts/with-desktop $(SWIFT) test --skip-build
 
 test-js:
 	node --test Web/test/
