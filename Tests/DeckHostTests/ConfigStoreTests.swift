@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import DeckKit
 @testable import DeckHost
 
 @Suite struct ConfigStoreTests {
@@ -93,5 +94,35 @@ import Testing
         #expect(
             ConfigStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]).path
                 == "/h/.config/touchdeck")
+    }
+}
+
+@Suite struct HostConfigTests {
+    let dir = TempDir()
+
+    @Test func layoutSurvivesSaveAndLoad() throws {
+        var config = HostConfig()
+        try config.layout.set(page: 0, index: 3, button: Button(label: "Blog", kind: .command("blogrun")))
+        let store = try ConfigStore(directory: dir.url)
+        try store.save(config, to: .config)
+        let loaded = try ConfigStore(directory: dir.url).load(.config, as: HostConfig.self, fallback: HostConfig())
+        #expect(loaded == config)
+        #expect(loaded.layout.button(page: 0, index: 3)?.label == "Blog")
+    }
+
+    @Test func emptyObjectLoadsAsDefaults() throws {
+        try dir.write("{}", to: "config.json")
+        let store = try ConfigStore(directory: dir.url)
+        let loaded = store.load(.config, as: HostConfig.self, fallback: HostConfig(hostName: "fallback"))
+        #expect(loaded == HostConfig())
+        #expect(store.problems.isEmpty)
+    }
+
+    @Test func layoutWithShortPageIsCorrupt() throws {
+        try dir.write(#"{"layout":{"pages":[[null,null]]}}"#, to: "config.json")
+        let store = try ConfigStore(directory: dir.url)
+        let loaded = store.load(.config, as: HostConfig.self, fallback: HostConfig())
+        #expect(loaded == HostConfig())
+        #expect(store.problems.first?.contains("bad value at layout.pages") == true)
     }
 }
