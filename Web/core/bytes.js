@@ -1,0 +1,94 @@
+// Small byte helpers shared by the crypto and protocol modules. DOM-free, so `node --test` can import them.
+
+const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 bytes of a string. */
+export function utf8(text) {
+  return encoder.encode(text);
+}
+
+/** String from UTF-8 bytes; throws TypeError on invalid UTF-8 (callers map it to their own error). */
+export function fromUtf8(bytes) {
+  return strictDecoder.decode(bytes);
+}
+
+/** One new array holding all the parts in order. */
+export function concat(...parts) {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Equality that takes the same time wherever the first difference is (MAC checks). */
+export function constantTimeEqual(a, b) {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes) {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** Bytes from hex (even length, 0-9a-f either case); throws RangeError otherwise. */
+export function fromHex(hex) {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new RangeError('not a hex string');
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return out;
+}
+
+/** 8-byte little-endian length prefix, as the SPAKE2 and auth transcripts use. */
+export function u64le(value) {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value), true);
+  return out;
+}
+
+/** 8-byte big-endian encoding, as the sealed binary frame's seq uses. */
+export function u64be(value) {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value), false);
+  return out;
+}
+
+/** Reads an 8-byte big-endian unsigned integer as a BigInt. */
+export function readU64be(bytes, offset = 0) {
+  return new DataView(bytes.buffer, bytes.byteOffset + offset, 8).getBigUint64(0, false);
+}
+
+/** Cryptographically random bytes from WebCrypto. */
+export function randomBytes(count) {
+  const out = new Uint8Array(count);
+  globalThis.crypto.getRandomValues(out);
+  return out;
+}
+
+/** Big-endian unsigned integer from bytes. */
+export function bytesToBigInt(bytes) {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return value;
+}
+
+/** `length`-byte big-endian encoding of a non-negative BigInt that fits. */
+export function bigIntToBytes(value, length) {
+  const out = new Uint8Array(length);
+  for (let i = length - 1; i >= 0; i--) {
+    out[i] = Number(value & 0xffn);
+    value >>= 8n;
+  }
+  if (value !== 0n) throw new RangeError('integer does not fit');
+  return out;
+}
