@@ -1,0 +1,23 @@
+// Keys are sized from the space left, so the page never scrolls (SPEC §6).
+
+const GAP = 14;
+const KEY_ASPECT = 0.94; // height / width, room for the lip
+
+/** Picks landscape or portrait, sets --side for the deck and --kside for the keypad; returns landscape. */
+export function fitKeys(app) {
+  const landscape = innerWidth > innerHeight;
+  app.classList.toggle('portrait', !landscape);
+  app.classList.toggle('landscape', landscape);
+  const area = app.querySelector('.pages');
+  const { width, height } = area.getBoundingClientRect();
+  const columns = landscape ? 4 : 3;
+  const rows = landscape ? 3 : 4;
+  const byWidth = (width - GAP * (columns - 1)) / columns;
+  const byHeight = (height - GAP * (rows - 1)) / rows / KEY_ASPECT;
+  const side = Math.max(40, Math.floor(Math.min(byWidth, byHeight)));
+  app.style.setProperty('--side', `${side}px`);
+  const views = app.querySelector('.views').getBoundingClientRect();
+  const kside = Math.floor(Math.min((views.width - 36) / 4, (views.height - 60) / 5.3, 120));
+  app.style.setProperty('--kside', `${Math.max(44, kside)}px`);
+  return landscape;
+}

@@ -1,0 +1,56 @@
+// Layout rules the client shares with DeckKit's DeckLayout (SPEC §4). The host is the single source of
+// truth; the client uses these to place slots and to check itself against Tests/Fixtures/rules/layout.json.
+
+export const SLOTS_PER_PAGE = 12;
+
+/** Columns and rows for an orientation: 4×3 landscape, 3×4 portrait; slot numbers are the same. */
+export function gridShape(landscape) {
+  return landscape ? { columns: 4, rows: 3 } : { columns: 3, rows: 4 };
+}
+
+/** Row and column of a slot number in the given orientation. */
+export function slotPosition(index, landscape) {
+  const { columns } = gridShape(landscape);
+  return { row: Math.floor(index / columns), column: index % columns };
+}
+
+const isEmptyPage = (page) => page.every((slot) => slot == null);
+const emptyPage = () => Array(SLOTS_PER_PAGE).fill(null);
+
+/** The last page is always empty; two trailing empty pages collapse to one; no buttons → one page. */
+export function normalize(pages) {
+  const out = pages.map((page) => {
+    const copy = page.slice(0, SLOTS_PER_PAGE);
+    while (copy.length < SLOTS_PER_PAGE) copy.push(null);
+    return copy;
+  });
+  while (out.length > 0 && isEmptyPage(out[out.length - 1])) out.pop();
+  out.push(emptyPage());
+  return out;
+}
+
+function checkSlot(pages, page, index) {
+  if (!Number.isInteger(page) || page < 0 || page >= pages.length) throw new RangeError(`no page ${page}`);
+  if (!Number.isInteger(index) || index < 0 || index >= SLOTS_PER_PAGE) throw new RangeError(`no slot ${index}`);
+}
+
+export function setButton(pages, page, index, button) {
+  checkSlot(pages, page, index);
+  const out = pages.map((p) => p.slice());
+  out[page][index] = button;
+  return normalize(out);
+}
+
+export function clearButton(pages, page, index) {
+  return setButton(pages, page, index, null);
+}
+
+export function moveButton(pages, from, to) {
+  checkSlot(pages, from.page, from.index);
+  checkSlot(pages, to.page, to.index);
+  const out = pages.map((p) => p.slice());
+  const moving = out[from.page][from.index];
+  out[from.page][from.index] = out[to.page][to.index];
+  out[to.page][to.index] = moving;
+  return normalize(out);
+}
