@@ -13,8 +13,8 @@ can also send what a well-behaved device never would.
 """
 
 import asyncio
-import json
 
+from . import messages
 from .handshake import DeviceAuth, DevicePairing
 from .transports import Closed, PipeTransport, WebSocketTransport
 
@@ -133,7 +133,7 @@ class DeckClient:
 
     async def send_plain(self, message):
         """Sends a message dict as-is, unsealed."""
-        await self.transport.send_text(json.dumps(message, separators=(",", ":")))
+        await self.transport.send_text(messages.encode(message))
 
     async def send_raw_text(self, text):
         await self.transport.send_text(text)
@@ -155,8 +155,8 @@ class DeckClient:
                 return raw
             self.last_sealed = True
             return self.channel.open_binary(raw)
-        message = json.loads(raw)
-        if self.channel is not None and isinstance(message, dict) and message.get("type") == "secure":
+        message = messages.decode(raw)
+        if self.channel is not None and message["type"] == "secure":
             self.last_sealed = True
             return self.channel.open_text(message)
         return message

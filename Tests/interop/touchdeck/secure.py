@@ -5,11 +5,11 @@ accepted per kind and refuses anything not greater. The AD names the kind ("17" 
 binary), so a text box re-sent as binary does not open.
 """
 
-import json
 import os
 
 from cryptography.exceptions import InvalidTag
 
+from . import messages
 from .primitives import NONCE_SIZE, TAG_SIZE, b64decode, b64encode, open_sealed, seal
 
 SEQ_SIZE = 8
@@ -42,7 +42,7 @@ class SecureChannel:
 
     def seal_text(self, inner):
         """inner (a dict, or already-encoded JSON text) → the `secure` envelope dict."""
-        plaintext = inner if isinstance(inner, str) else json.dumps(inner, separators=(",", ":"))
+        plaintext = inner if isinstance(inner, str) else messages.encode(inner)
         self.sent_text += 1
         nonce = os.urandom(NONCE_SIZE)
         box = nonce + seal(self.send_key, nonce, plaintext.encode("utf-8"), text_ad(self.sent_text))
@@ -62,10 +62,9 @@ class SecureChannel:
             raise SealError("replayed")
         self.received_text = seq
         try:
-            inner = json.loads(plaintext.decode("utf-8"))
+            return messages.decode(plaintext.decode("utf-8"))
         except ValueError:
             raise SealError("badSeal") from None
-        return inner
 
     def seal_binary(self, body):
         """bytes → seq (8 bytes big-endian) || nonce || ciphertext || tag."""
