@@ -1,0 +1,141 @@
+// Host → device messages of the connection stages (PROTOCOL §2–§4).
+
+extension HostMessage {
+    /// Reply to `hello` from a new or unknown device.
+    public struct NeedPairing: MessageBody {
+        public static let type = "needPairing"
+        public var hostName: String
+        /// The host's protocol number (absent → 1).
+        public var protocolVersion: Int
+
+        public init(hostName: String, protocolVersion: Int = ProtocolVersion.current) {
+            self.hostName = hostName
+            self.protocolVersion = protocolVersion
+        }
+
+        private enum CodingKeys: String, CodingKey { case hostName, protocolVersion = "protocol" }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            hostName = try c.decode(.hostName, default: "")
+            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
+        }
+    }
+
+    /// Reply to `hello` from a known device: authenticate next.
+    public struct AuthRequired: MessageBody {
+        public static let type = "authRequired"
+        public var hostName: String
+        /// The host's protocol number (absent → 1).
+        public var protocolVersion: Int
+
+        public init(hostName: String, protocolVersion: Int = ProtocolVersion.current) {
+            self.hostName = hostName
+            self.protocolVersion = protocolVersion
+        }
+
+        private enum CodingKeys: String, CodingKey { case hostName, protocolVersion = "protocol" }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            hostName = try c.decode(.hostName, default: "")
+            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
+        }
+    }
+
+    /// SPAKE2 host message: `pB = y·G + w·N` (base64, 65 bytes).
+    public struct PairChallenge: MessageBody {
+        public static let type = "pairChallenge"
+        public var pB: String
+        public init(pB: String) { self.pB = pB }
+    }
+
+    /// Pairing succeeded: the device's id, the host's confirmation and the sealed device secret.
+    public struct Paired: MessageBody {
+        public static let type = "paired"
+        /// 16 random bytes as lowercase hex.
+        public var deviceId: String
+        /// Host key confirmation (base64, 32 bytes); checked before anything else here is trusted.
+        public var cB: String
+        /// base64 of nonce(12) + ciphertext(32) + tag(16) holding the device secret.
+        public var box: String
+
+        public init(deviceId: String, cB: String, box: String) {
+            self.deviceId = deviceId
+            self.cB = cB
+            self.box = box
+        }
+    }
+
+    /// Pairing refused.
+    public struct PairingFailed: MessageBody {
+        public static let type = "pairingFailed"
+        /// Why pairing was refused.
+        public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
+            case wrongPin, noPin, expired, badMessage
+        }
+        public var reason: Reason
+        /// Wrong PINs the live PIN still allows (absent → 0).
+        public var remaining: Int
+        /// Seconds until a new PIN may be issued, during the back-off.
+        public var retryAfter: Int?
+
+        public init(reason: Reason, remaining: Int = 0, retryAfter: Int? = nil) {
+            self.reason = reason
+            self.remaining = remaining
+            self.retryAfter = retryAfter
+        }
+
+        private enum CodingKeys: String, CodingKey { case reason, remaining, retryAfter }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            reason = try c.decode(Reason.self, forKey: .reason)
+            remaining = try c.decode(.remaining, default: 0)
+            retryAfter = try c.decodeIfPresent(Int.self, forKey: .retryAfter)
+        }
+    }
+
+    /// The host's ephemeral key `eB` (base64, 65 bytes) and its proof of holding the device secret.
+    public struct AuthChallenge: MessageBody {
+        public static let type = "authChallenge"
+        public var eB: String
+        public var proof: String
+        public init(eB: String, proof: String) {
+            self.eB = eB
+            self.proof = proof
+        }
+    }
+
+    /// A request the connection's stage does not permit, or a failed authentication.
+    public struct Unauthorized: MessageBody {
+        public static let type = "unauthorized"
+        /// Why the request was refused.
+        public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
+            case notAuthorized, unknownDevice, badProof
+        }
+        public var reason: Reason
+        public init(reason: Reason) { self.reason = reason }
+    }
+
+    /// The host's first sealed message after a good device proof.
+    public struct Authorized: MessageBody {
+        public static let type = "authorized"
+        /// The host's protocol number (absent → 1).
+        public var protocolVersion: Int
+        public var hostName: String
+
+        public init(protocolVersion: Int = ProtocolVersion.current, hostName: String) {
+            self.protocolVersion = protocolVersion
+            self.hostName = hostName
+        }
+
+        private enum CodingKeys: String, CodingKey { case protocolVersion = "protocol", hostName }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
+            hostName = try c.decode(.hostName, default: "")
+        }
+    }
+}

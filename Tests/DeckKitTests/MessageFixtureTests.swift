@@ -1,0 +1,68 @@
+import DeckKit
+import Foundation
+import Testing
+
+/// Every message type PROTOCOL.md names, by direction. Written out by hand so a type that loses its
+/// fixture or its reader fails here.
+let deviceTypes = [
+    "hello", "pairStart", "pairConfirm", "authStart", "authFinish", "secure",
+    "setButton", "clearButton", "moveButton", "press", "listApps", "setVolume", "toggleMute", "keypad",
+    "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
+    "typeText", "pressKey",
+]
+let hostTypes = [
+    "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",
+    "unauthorized", "authorized", "secure", "error", "layout", "pressResult", "apps", "volume",
+    "keypadResult", "displays", "screenStarted", "screenDenied", "screenStopped", "typed",
+]
+
+@Test func everyProtocolMessageHasAFixtureAndAReader() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("messages").path)
+    let fixtureTypes = Set(files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
+    #expect(fixtureTypes == Set(deviceTypes + hostTypes))
+    #expect(Set(DeviceMessage.readers.keys) == Set(deviceTypes))
+    #expect(Set(HostMessage.readers.keys) == Set(hostTypes))
+}
+
+@Test(arguments: deviceTypes)
+func deviceFixtureRoundTripsToIdenticalBytes(type: String) throws {
+    let bytes = try Fixtures.data("messages/\(type).json")
+    let message = try DeviceMessage.decode(bytes)
+    #expect(message.type == type)
+    #expect(String(decoding: message.encode(), as: UTF8.self) == String(decoding: bytes, as: UTF8.self))
+}
+
+@Test(arguments: hostTypes)
+func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
+    let bytes = try Fixtures.data("messages/\(type).json")
+    let message = try HostMessage.decode(bytes)
+    #expect(message.type == type)
+    #expect(String(decoding: message.encode(), as: UTF8.self) == String(decoding: bytes, as: UTF8.self))
+}
+
+@Test func fixtureFieldsLandInTheRightProperties() throws {
+    let start = try DeviceMessage.decode(Fixtures.data("messages/startScreen.json"))
+    #expect(start == .startScreen(.init(displayId: 66, maxSide: 2388, fps: 60, audio: true)))
+    let move = try DeviceMessage.decode(Fixtures.data("messages/moveButton.json"))
+    #expect(move == .moveButton(.init(fromPage: 0, fromIndex: 3, toPage: 1, toIndex: 0)))
+    let failed = try HostMessage.decode(Fixtures.data("messages/pairingFailed.json"))
+    #expect(failed == .pairingFailed(.init(reason: .noPin, remaining: 0, retryAfter: 30)))
+    let layout = try HostMessage.decode(Fixtures.data("messages/layout.json"))
+    guard case .layout(let body) = layout else {
+        Issue.record("layout fixture decoded as \(layout.type)")
+        return
+    }
+    #expect(body.layout.button(page: 0, index: 0) == Button(label: "Blog", kind: .command("blogrun")))
+    #expect(body.layout.button(page: 0, index: 5) == Button(label: "Home", kind: .terminal(directory: "")))
+}
+
+@Test func pointerEncodesFlatWithSortedKeys() {
+    let pointer = DeviceMessage.pointer(.init(kind: .click, x: 0.25, y: 0.75))
+    let text = String(decoding: pointer.encode(), as: UTF8.self)
+    #expect(text == #"{"dx":0,"dy":0,"kind":"click","type":"pointer","x":0.25,"y":0.75}"#)
+}
+
+@Test func slashesAndNonASCIIAreNotEscaped() {
+    let typed = DeviceMessage.typeText(.init(text: "a/b 세계"))
+    #expect(String(decoding: typed.encode(), as: UTF8.self) == #"{"enter":false,"text":"a/b 세계","type":"typeText"}"#)
+}
