@@ -6,6 +6,10 @@ public enum CryptoError: Error, Equatable, Sendable {
     case openssl(String)
     /// Input had the wrong size or shape.
     case malformed(String)
+    /// An AEAD tag or a MAC did not verify: tampered data, a wrong key or wrong associated data.
+    case authenticationFailed
+    /// A point is not on P-256, or an operation produced the point at infinity.
+    case invalidPoint
 }
 
 /// One funnel for OpenSSL's 1-on-success return codes.

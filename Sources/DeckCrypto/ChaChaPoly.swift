@@ -1,0 +1,128 @@
+import COpenSSL
+import Foundation
+
+/// ChaCha20-Poly1305 AEAD (RFC 8439) through OpenSSL's EVP_chacha20_poly1305.
+public enum ChaChaPoly {
+    /// Key size in bytes.
+    public static let keySize = 32
+    /// Nonce size in bytes.
+    public static let nonceSize = 12
+    /// Tag size in bytes.
+    public static let tagSize = 16
+
+    /// Encrypts `plaintext`; returns ciphertext followed by the 16-byte tag.
+    public static func seal(_ plaintext: Data, key: Data, nonce: Data, ad: Data) throws -> Data {
+        try checkSizes(key: key, nonce: nonce)
+        let context = try CipherContext()
+        try context.start(key: key, nonce: nonce, encrypt: true)
+        try context.addAuthenticatedData(ad)
+        var out = try context.update(plaintext)
+        try context.finish()
+        out.append(try context.tag())
+        return out
+    }
+
+    /// Decrypts ciphertext-plus-tag; throws `CryptoError.authenticationFailed` when the tag does not match.
+    public static func open(_ sealed: Data, key: Data, nonce: Data, ad: Data) throws -> Data {
+        try checkSizes(key: key, nonce: nonce)
+        guard sealed.count >= tagSize else { throw CryptoError.malformed("sealed box too short") }
+        let context = try CipherContext()
+        try context.start(key: key, nonce: nonce, encrypt: false)
+        try context.addAuthenticatedData(ad)
+        let plaintext = try context.update(sealed.prefix(sealed.count - tagSize))
+        try context.setTag(sealed.suffix(tagSize))
+        guard (try? context.finish()) != nil else { throw CryptoError.authenticationFailed }
+        return plaintext
+    }
+
+    /// Seals with a fresh random nonce; returns `nonce(12) || ciphertext || tag(16)`, the wire `box`.
+    public static func sealBox(_ plaintext: Data, key: Data, ad: Data) throws -> Data {
+        let nonce = SecureRandom.bytes(nonceSize)
+        return nonce + (try seal(plaintext, key: key, nonce: nonce, ad: ad))
+    }
+
+    /// Opens a `nonce || ciphertext || tag` box.
+    public static func openBox(_ box: Data, key: Data, ad: Data) throws -> Data {
+        guard box.count >= nonceSize + tagSize else { throw CryptoError.malformed("box too short") }
+        return try open(box.dropFirst(nonceSize), key: key, nonce: box.prefix(nonceSize), ad: ad)
+    }
+
+    private static func checkSizes(key: Data, nonce: Data) throws {
+        guard key.count == keySize else { throw CryptoError.malformed("AEAD key size") }
+        guard nonce.count == nonceSize else { throw CryptoError.malformed("AEAD nonce size") }
+    }
+}
+
+/// Owns one `EVP_CIPHER_CTX`; freed in deinit. Lives for one seal or open, on one thread.
+final class CipherContext {
+    private let handle: OpaquePointer
+    private var encrypting = true
+
+    init() throws {
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openssl("EVP_CIPHER_CTX_new") }
+        handle = context
+    }
+
+    deinit { EVP_CIPHER_CTX_free(handle) }
+
+    func start(key: Data, nonce: Data, encrypt: Bool) throws {
+        encrypting = encrypt
+        let result = key.withUnsafeBytes { keyBytes in
+            nonce.withUnsafeBytes { nonceBytes in
+                EVP_CipherInit_ex(
+                    handle, EVP_chacha20_poly1305(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+                    nonceBytes.bindMemory(to: UInt8.self).baseAddress, encrypt ? 1 : 0)
+            }
+        }
+        try check(result, "EVP_CipherInit_ex")
+    }
+
+    func addAuthenticatedData(_ ad: Data) throws {
+        if ad.isEmpty { return }
+        var written: Int32 = 0
+        // A NULL output buffer tells OpenSSL the input is associated data, not plaintext.
+        let result = ad.withUnsafeBytes { input in
+            EVP_CipherUpdate(handle, nil, &written, input.bindMemory(to: UInt8.self).baseAddress, Int32(ad.count))
+        }
+        try check(result, "EVP_CipherUpdate(ad)")
+    }
+
+    func update(_ input: Data) throws -> Data {
+        if input.isEmpty { return Data() }
+        guard input.count < Int32.max else { throw CryptoError.malformed("AEAD input too large") }
+        var out = Data(count: input.count)
+        var written: Int32 = 0
+        let result = out.withUnsafeMutableBytes { output in
+            input.withUnsafeBytes { bytes in
+                EVP_CipherUpdate(
+                    handle, output.bindMemory(to: UInt8.self).baseAddress, &written,
+                    bytes.bindMemory(to: UInt8.self).baseAddress, Int32(input.count))
+            }
+        }
+        try check(result, "EVP_CipherUpdate")
+        return out.prefix(Int(written))
+    }
+
+    func finish() throws {
+        var written: Int32 = 0
+        var scratch = [UInt8](repeating: 0, count: 16)
+        try check(EVP_CipherFinal_ex(handle, &scratch, &written), "EVP_CipherFinal_ex")
+    }
+
+    func tag() throws -> Data {
+        var tag = Data(count: ChaChaPoly.tagSize)
+        let result = tag.withUnsafeMutableBytes { bytes in
+            EVP_CIPHER_CTX_ctrl(handle, EVP_CTRL_AEAD_GET_TAG, Int32(ChaChaPoly.tagSize), bytes.baseAddress)
+        }
+        try check(result, "EVP_CTRL_AEAD_GET_TAG")
+        return tag
+    }
+
+    func setTag(_ tag: Data) throws {
+        var copy = Data(tag)
+        let result = copy.withUnsafeMutableBytes { bytes in
+            EVP_CIPHER_CTX_ctrl(handle, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), bytes.baseAddress)
+        }
+        try check(result, "EVP_CTRL_AEAD_SET_TAG")
+    }
+}
