@@ -49,23 +49,30 @@ export function fromHex(hex) {
   return out;
 }
 
-/** 8-byte little-endian length prefix, as the SPAKE2 and auth transcripts use. */
+// The 64-bit helpers avoid DataView's BigInt methods, which Safari only gained in version 15.
+
+/** 8-byte little-endian encoding of a non-negative integer (Number or BigInt), as the transcripts use. */
 export function u64le(value) {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(value), true);
-  return out;
+  const out = u64be(value);
+  return out.reverse();
 }
 
-/** 8-byte big-endian encoding, as the sealed binary frame's seq uses. */
+/** 8-byte big-endian encoding of a non-negative integer (Number or BigInt), as the binary frame's seq uses. */
 export function u64be(value) {
+  let rest = BigInt(value);
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(value), false);
+  for (let i = 7; i >= 0; i--) {
+    out[i] = Number(rest & 0xffn);
+    rest >>= 8n;
+  }
   return out;
 }
 
 /** Reads an 8-byte big-endian unsigned integer as a BigInt. */
 export function readU64be(bytes, offset = 0) {
-  return new DataView(bytes.buffer, bytes.byteOffset + offset, 8).getBigUint64(0, false);
+  let value = 0n;
+  for (let i = 0; i < 8; i++) value = (value << 8n) | BigInt(bytes[offset + i]);
+  return value;
 }
 
 /** Cryptographically random bytes from WebCrypto. */

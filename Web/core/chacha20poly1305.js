@@ -2,6 +2,8 @@
 // Speed matters: the host seals every video frame, so the inner loops keep state in locals and write
 // straight into the output array; nothing is allocated per block.
 
+import { u64le } from './bytes.js';
+
 const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]; // "expand 32-byte k"
 
 function readLE32(bytes, offset) {
@@ -323,9 +325,8 @@ export function poly1305(key, message) {
 
 function lengthsBlock(adLength, textLength) {
   const block = new Uint8Array(16);
-  const view = new DataView(block.buffer);
-  view.setBigUint64(0, BigInt(adLength), true);
-  view.setBigUint64(8, BigInt(textLength), true);
+  block.set(u64le(adLength), 0);
+  block.set(u64le(textLength), 8);
   return block;
 }
 
