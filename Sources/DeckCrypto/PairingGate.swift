@@ -1,0 +1,142 @@
+import Foundation
+
+/// The host's PIN rules (PROTOCOL.md §3): one live PIN, 5 minutes, 5 wrong tries, then a back-off that
+/// doubles per dead PIN before a device's request may bring a new one. The clock is passed in.
+public struct PairingGate: Sendable {
+    public typealias Instant = ContinuousClock.Instant
+
+    /// How long a PIN lives.
+    public static let pinLifetime = Duration.seconds(300)
+    /// Wrong confirmations a PIN survives, in total.
+    public static let triesPerPin = 5
+    /// Back-off after the first dead PIN.
+    public static let firstBackoff = Duration.seconds(30)
+    /// Longest back-off.
+    public static let maxBackoff = Duration.seconds(3600)
+
+    /// What a device's request for a PIN led to.
+    public enum Request: Equatable, Sendable {
+        /// A new PIN; show it to the host's user.
+        case issued(String)
+        /// A PIN is already live; nothing new to show.
+        case alreadyLive
+        /// A dead PIN's back-off is running; a new PIN may be issued after this many seconds.
+        case backingOff(retryAfter: Int)
+    }
+
+    /// Why a pairing attempt is refused; maps one to one onto `pairingFailed`.
+    public enum Refusal: Equatable, Sendable, Error {
+        case noPin(retryAfter: Int?)
+        case expired
+        case wrongPin(remaining: Int)
+    }
+
+    /// The PIN a pairing attempt started with; a confirmation counts against that PIN only.
+    public struct Ticket: Equatable, Sendable {
+        let generation: Int
+        /// The PIN to derive `w` from.
+        public let pin: String
+    }
+
+    private struct LivePin {
+        var pin: String
+        var issuedAt: Instant
+        var wrongTries = 0
+        var generation: Int
+    }
+
+    private var live: LivePin?
+    private var generation = 0
+    private var deadPins = 0
+    private var blockedUntil: Instant?
+    private let makePin: @Sendable () -> String
+
+    /// A gate that draws PINs from `makePin` (random 6 digits unless a test or tool says otherwise).
+    public init(makePin: @escaping @Sendable () -> String = PairingGate.randomPin) {
+        self.makePin = makePin
+    }
+
+    /// Six uniformly random decimal digits.
+    public static func randomPin() -> String {
+        // Rejection sampling keeps every PIN equally likely (2^32 is not a multiple of 10^6).
+        while true {
+            let value = SecureRandom.bytes(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            if value < 4_294_000_000 { return String(format: "%06u", value % 1_000_000) }
+        }
+    }
+
+    /// The live PIN, if any (for `touchdeck pair` and the notification).
+    public func currentPin(now: Instant) -> String? {
+        guard let live, !isExpired(live, now: now) else { return nil }
+        return live.pin
+    }
+
+    /// A device asked to pair: issue a PIN unless one is live or the back-off forbids it.
+    public mutating func requestPin(now: Instant) -> Request {
+        if currentPin(now: now) != nil { return .alreadyLive }
+        if let retryAfter = secondsLeft(now: now) { return .backingOff(retryAfter: retryAfter) }
+        return .issued(issuePin(now: now))
+    }
+
+    /// `touchdeck pair`: always issues a new PIN, replacing a live one; the back-off does not apply.
+    public mutating func issuePin(now: Instant) -> String {
+        generation += 1
+        let pin = makePin()
+        live = LivePin(pin: pin, issuedAt: now, generation: generation)
+        return pin
+    }
+
+    /// A `pairStart` arrived: the PIN to run SPAKE2 with, or why there is none.
+    public mutating func ticket(now: Instant) -> Result<Ticket, Refusal> {
+        guard let current = live else { return .failure(.noPin(retryAfter: secondsLeft(now: now))) }
+        guard !isExpired(current, now: now) else {
+            live = nil
+            return .failure(.expired)
+        }
+        return .success(Ticket(generation: current.generation, pin: current.pin))
+    }
+
+    /// A `pairConfirm` was checked. A right one uses the PIN up; a wrong one costs a try and may kill it.
+    public mutating func settle(_ ticket: Ticket, correct: Bool, now: Instant) -> Result<Void, Refusal> {
+        guard let current = live, current.generation == ticket.generation else {
+            return .failure(.noPin(retryAfter: secondsLeft(now: now)))
+        }
+        guard !isExpired(current, now: now) else {
+            live = nil
+            return .failure(.expired)
+        }
+        if correct {
+            live = nil
+            deadPins = 0
+            return .success(())
+        }
+        return .failure(.wrongPin(remaining: countWrongTry(now: now)))
+    }
+
+    private mutating func countWrongTry(now: Instant) -> Int {
+        live?.wrongTries += 1
+        let remaining = Self.triesPerPin - (live?.wrongTries ?? Self.triesPerPin)
+        if remaining <= 0 {
+            live = nil
+            deadPins += 1
+            blockedUntil = now + backoff(afterDeadPins: deadPins)
+        }
+        return max(remaining, 0)
+    }
+
+    /// 30 s, 60 s, 120 s, … capped at 1 h.
+    func backoff(afterDeadPins count: Int) -> Duration {
+        let doublings = min(count - 1, 7)
+        return min(Self.firstBackoff * (1 << doublings), Self.maxBackoff)
+    }
+
+    private func secondsLeft(now: Instant) -> Int? {
+        guard let blockedUntil, now < blockedUntil else { return nil }
+        let left = (blockedUntil - now).components
+        return Int(left.seconds) + (left.attoseconds > 0 ? 1 : 0)
+    }
+
+    private func isExpired(_ pin: LivePin, now: Instant) -> Bool {
+        now - pin.issuedAt >= Self.pinLifetime
+    }
+}
