@@ -53,7 +53,7 @@ public struct HostPairing: Sendable {
             return .reply(.pairingFailed(.init(reason: .badMessage)))
         }
         let correct = Bytes.constantTimeEqual(cA, current.keys.cA)
-        if case .failure(let refusal) = gate.settle(current.ticket, correct: correct, now: now) {
+        if let refusal = gate.settle(current.ticket, correct: correct, now: now) {
             return .reply(.pairingFailed(Self.failure(refusal)))
         }
         let device = PairedDevice(

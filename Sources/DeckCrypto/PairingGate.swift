@@ -96,21 +96,21 @@ public struct PairingGate: Sendable {
         return .success(Ticket(generation: current.generation, pin: current.pin))
     }
 
-    /// A `pairConfirm` was checked. A right one uses the PIN up; a wrong one costs a try and may kill it.
-    public mutating func settle(_ ticket: Ticket, correct: Bool, now: Instant) -> Result<Void, Refusal> {
+    /// A `pairConfirm` was checked. A right one uses the PIN up (nil: accepted); a wrong one costs a try and
+    /// may kill the PIN.
+    public mutating func settle(_ ticket: Ticket, correct: Bool, now: Instant) -> Refusal? {
         guard let current = live, current.generation == ticket.generation else {
-            return .failure(.noPin(retryAfter: secondsLeft(now: now)))
+            return .noPin(retryAfter: secondsLeft(now: now))
         }
         guard !isExpired(current, now: now) else {
             live = nil
-            return .failure(.expired)
+            return .expired
         }
-        if correct {
-            live = nil
-            deadPins = 0
-            return .success(())
-        }
-        return .failure(.wrongPin(remaining: countWrongTry(now: now)))
+        guard correct else { return .wrongPin(remaining: countWrongTry(now: now)) }
+        live = nil
+        // A successful pairing ends the run of failures, so the next dead PIN starts the back-off again at 30 s.
+        deadPins = 0
+        return nil
     }
 
     private mutating func countWrongTry(now: Instant) -> Int {
