@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a program could not be started.
+enum SpawnError: Error, Equatable {
+    /// `posix_spawn` refused, with its errno.
+    case spawnFailed(program: String, errno: Int32)
+}
+
+extension SpawnError: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .spawnFailed(let program, let code): "\(program): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// Starts programs in their own session (`setsid`), stdin on /dev/null and no inherited descriptors, so
+/// they outlive the host, never get its terminal's signals and do not keep its sockets open.
+enum DetachedProcess {
+    /// Starts `arguments[0]` (an absolute path) and returns a handle that reaps it.
+    static func spawn(
+        _ arguments: [String], environment: [String: String], directory: String?, output: Int32? = nil
+    ) throws(SpawnError) -> ChildExit {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        GlibcExtras.closeFrom3(&actions)
+        if let directory { GlibcExtras.changeDirectory(&actions, directory) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The host may block or ignore signals (SIGPIPE is ignored by most servers); ignored dispositions
+        // survive exec, so the child gets every signal reset to default and an empty mask.
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        let flags = GlibcExtras.spawnSetsid | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let pid = try start(arguments, environment: environment, actions: &actions, attributes: &attributes)
+        return ChildExit(pid: pid)
+    }
+
+    private static func start(
+        _ arguments: [String], environment: [String: String],
+        actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t
+    ) throws(SpawnError) -> pid_t {
+        let argv = CStringArray(arguments)
+        let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv.pointers, envp.pointers)
+        guard result == 0 else { throw .spawnFailed(program: arguments[0], errno: result) }
+        return pid
+    }
+}
+
+/// A NULL-terminated `char *[]` that frees its strings.
+private final class CStringArray {
+    let pointers: [UnsafeMutablePointer<CChar>?]
+
+    init(_ strings: [String]) {
+        pointers = strings.map { strdup($0) } + [nil]
+    }
+
+    deinit { pointers.forEach { free($0) } }
+}
+
+/// glibc extensions the Swift Glibc module does not import.
+enum GlibcExtras {
+    /// `POSIX_SPAWN_SETSID` (glibc ≥ 2.26): a macro behind `_GNU_SOURCE`, so Swift does not see it.
+    static let spawnSetsid: Int32 = 0x80
+
+    private typealias FileActionWithPath = @convention(c) (
+        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+    ) -> Int32
+    private typealias FileActionWithFD = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `posix_spawn_file_actions_addchdir_np` (glibc ≥ 2.29), looked up at run time because the header
+    /// declares it only under `_GNU_SOURCE`.
+    static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return }
+        _ = unsafeBitCast(symbol, to: FileActionWithPath.self)(&actions, path)
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)` (glibc ≥ 2.34), when the C library has it.
+    static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: FileActionWithFD.self)(&actions, 3)
+    }
+}
