@@ -63,6 +63,12 @@ public struct HostHandshake: Sendable {
         return .secure(channel!.seal(message))
     }
 
+    /// Seals an inner message given as its JSON bytes; nil before authorization.
+    public mutating func seal(json inner: Data) -> HostMessage? {
+        guard channel != nil else { return nil }
+        return .secure(channel!.seal(inner))
+    }
+
     /// Seals a binary message to the device; nil before authorization.
     public mutating func sealBinary(_ body: Data) -> Data? {
         guard channel != nil else { return nil }
