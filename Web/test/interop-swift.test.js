@@ -81,6 +81,19 @@ async function withPeer(body) {
   }
 }
 
+/** Pairs with the right PIN and authenticates; returns the device's SecureChannel. */
+async function authorized(peer) {
+  peer.send({ type: 'hello', protocol: 2, name: 'JS device' });
+  assert.equal((await peer.recv()).type, 'needPairing');
+  const { paired } = await pair(peer, PIN);
+  const auth = await DeviceAuth.create(paired);
+  peer.send(auth.start());
+  const { send, channel } = await auth.receive(await peer.recv());
+  peer.send(send);
+  assert.equal(channel.openText(await peer.recv()).type, 'authorized');
+  return channel;
+}
+
 async function pair(peer, pin) {
   const pairing = await DevicePairing.create({ pin, name: 'JS device' });
   peer.send(pairing.start());
@@ -126,4 +139,41 @@ test('a wrong PIN gets pairingFailed{wrongPin, remaining: 4} from the Swift host
     peer.send({ type: 'hello', protocol: 2, name: 'guesser' });
     assert.equal((await peer.recv()).type, 'needPairing');
     assert.deepEqual(await pair(peer, WRONG_PIN), { failed: { reason: 'wrongPin', remaining: 4 } });
+  }));
+
+test('the Swift host refuses the attack table from a JS device with error{badSeal} and keeps serving', HANG_GUARD, () =>
+  withPeer(async (peer) => {
+    const channel = await authorized(peer);
+    const expectBadSeal = async (what) => {
+      const reply = await peer.recv();
+      assert.equal(reply.type, 'error', what);
+      assert.equal(reply.code, 'badSeal', what);
+    };
+    const envelope = JSON.parse(channel.sealText({ type: 'echo', text: 'one' }));
+    peer.send(envelope);
+    assert.deepEqual(channel.openText(await peer.recv()), { type: 'echo', text: 'one' });
+    peer.send(envelope);
+    await expectBadSeal('replayed envelope');
+    const flipped = decodeBase64(envelope.box);
+    flipped[flipped.length - 1] ^= 1;
+    peer.send({ ...envelope, seq: 5, box: encodeBase64(flipped) });
+    await expectBadSeal('flipped last byte');
+    const fresh = JSON.parse(channel.sealText({ type: 'echo', text: 'two' }));
+    peer.send({ ...fresh, seq: fresh.seq + 1 });
+    await expectBadSeal('changed seq');
+    const asBinary = new Uint8Array(8 + decodeBase64(fresh.box).length);
+    asBinary[7] = 1;
+    asBinary.set(decodeBase64(fresh.box), 8);
+    peer.sendBinary(asBinary);
+    await expectBadSeal('text box re-sent as binary');
+    const frame = channel.sealBinary(new Uint8Array([1, 2, 3]));
+    peer.send({ type: 'secure', seq: 9, box: encodeBase64(frame.subarray(8)) });
+    await expectBadSeal('binary re-sent as text');
+    peer.sendBinary(frame);
+    const echoed = await peer.recv();
+    peer.sendBinary(echoed);
+    await expectBadSeal('host frame reflected to the host');
+    assert.deepEqual(channel.openBinary(echoed), new Uint8Array([1, 2, 3]));
+    peer.send(JSON.parse(channel.sealText({ type: 'echo', text: 'still here' })));
+    assert.deepEqual(channel.openText(await peer.recv()), { type: 'echo', text: 'still here' });
   }));
