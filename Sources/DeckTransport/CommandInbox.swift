@@ -1,0 +1,74 @@
+import CLibWebSockets
+import Foundation
+
+/// One message waiting to be written to a WebSocket.
+struct OutgoingMessage {
+    var data: Data
+    var isBinary: Bool
+    /// Called on the service thread once the message has left lws for the socket.
+    var onSent: (@Sendable () -> Void)?
+}
+
+/// Work handed from any thread to the service thread.
+enum ServiceCommand {
+    case send(ConnectionID, OutgoingMessage)
+    case close(ConnectionID)
+}
+
+/// The only state shared between threads: commands posted from anywhere, drained by the service thread,
+/// plus the flag that ends the service loop.
+///
+/// `@unchecked Sendable`: every stored property is read and written only while `lock` is held. The lws
+/// context pointer is cleared under the same lock before the context is destroyed, so
+/// `lws_cancel_service` (the one lws call that is safe from other threads) never sees a freed context.
+final class CommandInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var commands: [ServiceCommand] = []
+    private var context: OpaquePointer?
+    private var stopping = false
+
+    /// Starts accepting commands for `context`.
+    func attach(_ context: OpaquePointer) {
+        lock.withLock { self.context = context }
+    }
+
+    /// Queues `command` and wakes the service loop; false when the server is not running.
+    @discardableResult
+    func post(_ command: ServiceCommand) -> Bool {
+        lock.withLock {
+            guard let context, !stopping else { return false }
+            commands.append(command)
+            lws_cancel_service(context)
+            return true
+        }
+    }
+
+    /// Everything posted since the last call, in order.
+    func drain() -> [ServiceCommand] {
+        lock.withLock {
+            defer { commands.removeAll(keepingCapacity: true) }
+            return commands
+        }
+    }
+
+    /// Asks the service loop to end; true the first time.
+    func requestStop() -> Bool {
+        lock.withLock {
+            guard let context, !stopping else { return false }
+            stopping = true
+            lws_cancel_service(context)
+            return true
+        }
+    }
+
+    /// Whether `requestStop` was called.
+    var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Forgets the context; called on the service thread just before it is destroyed.
+    func detach() {
+        lock.withLock {
+            context = nil
+            commands.removeAll()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CLibWebSockets
+import Foundation
+
+extension ServiceCore {
+    /// Upgrades are accepted on the configured path only; anything else stays HTTP and gets a 404.
+    func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_GET_URI) > 0 else { return false }
+        return String(cBuffer: buffer) == configuration.webSocketPath
+    }
+
+    func opened(_ wsi: OpaquePointer) {
+        let connection = Connection(id: nextID(), wsi: wsi, limit: configuration.maxMessageSize)
+        connections[connection.id] = connection
+        connectionsByWSI[wsi] = connection
+        let info = ConnectionInfo(isTLS: lws_is_ssl(wsi) != 0, remoteAddress: PeerAddress.of(wsi))
+        handler.opened(connection.id, info)
+    }
+
+    func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+        guard let connection = connectionsByWSI[wsi], !connection.isRejected else { return -1 }
+        let outcome = connection.assembler.append(
+            chunk, isBinary: lws_frame_is_binary(wsi) != 0, isFinal: lws_is_final_fragment(wsi) != 0,
+            remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
+        switch outcome {
+        case .needMore:
+            return 0
+        case .tooLarge:
+            // lws sends this close code, then waits for the peer's close before dropping the socket.
+            connection.isRejected = true
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
+            return -1
+        case .message(let data, let isBinary):
+            if isBinary {
+                handler.binary(data, connection.id)
+            } else {
+                // lws has already checked the UTF-8 (LWS_SERVER_OPTION_VALIDATE_UTF8) and closed on bad text.
+                handler.text(String(decoding: data, as: UTF8.self), connection.id)
+            }
+            return 0
+        }
+    }
+
+    /// Writes at most one message per callback so that no connection starves the others.
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let connection = connectionsByWSI[wsi] else { return 0 }
+        let sent = connection.flushing
+        connection.flushing.removeAll()
+        sent.forEach { $0() }
+        if connection.outbox.isEmpty {
+            guard connection.closeRequested else { return 0 }
+            // Closed only after what was queued before `close` has gone out.
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, nil, 0)
+            return -1
+        }
+        let message = connection.outbox.removeFirst()
+        guard write(wsi, message.data, as: message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
+        if let onSent = message.onSent { connection.flushing.append(onSent) }
+        // Asked again both for the next queued message and to report `onSent` once this one is flushed.
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    func closed(_ wsi: OpaquePointer) {
+        guard let connection = connectionsByWSI.removeValue(forKey: wsi) else { return }
+        connections[connection.id] = nil
+        handler.closed(connection.id)
+    }
+}
+
+/// The peer's numeric address as lws reports it, with IPv4-mapped IPv6 shortened to plain IPv4.
+enum PeerAddress {
+    static func of(_ wsi: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+        return normalized(String(cBuffer: buffer))
+    }
+
+    static func normalized(_ address: String) -> String {
+        let mappedPrefix = "::ffff:"
+        if address.lowercased().hasPrefix(mappedPrefix), address.contains(".") {
+            return String(address.dropFirst(mappedPrefix.count))
+        }
+        return address
+    }
+
+    /// Whether `address` (already normalized) is this computer.
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1"
+    }
+}

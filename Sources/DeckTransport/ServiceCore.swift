@@ -1,0 +1,126 @@
+import CLibWebSockets
+import Foundation
+
+/// The one lws protocol callback. lws calls it on the service thread for every event of every connection.
+func serviceCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else { return 0 }
+    // Unretained: `ServiceLoop` holds the +1 taken with `passRetained` when the context was created and
+    // gives it back only after `lws_context_destroy` returned, so the core outlives every callback.
+    let core = Unmanaged<ServiceCore>.fromOpaque(raw).takeUnretainedValue()
+    return core.handle(wsi, reason, user, input, length)
+}
+
+/// A WebSocket as the service thread tracks it.
+final class Connection {
+    let id: ConnectionID
+    let wsi: OpaquePointer
+    var assembler: MessageAssembler
+    var outbox: [OutgoingMessage] = []
+    /// `onSent` of messages already given to lws; called at the next writeable callback, which lws delivers
+    /// only once it has pushed all of them into the socket.
+    var flushing: [@Sendable () -> Void] = []
+    var closeRequested = false
+    /// Set once the connection is being refused (too-large message); later pieces are ignored.
+    var isRejected = false
+
+    init(id: ConnectionID, wsi: OpaquePointer, limit: Int) {
+        self.id = id
+        self.wsi = wsi
+        self.assembler = MessageAssembler(limit: limit)
+    }
+}
+
+/// An HTTP body still being written.
+struct PendingBody {
+    var data: Data
+    var offset = 0
+}
+
+/// Everything the service thread knows; dispatches lws callbacks to the handler.
+///
+/// Thread-confined to the service thread, except `inbox`, which is itself locked. It is created on the
+/// thread calling `start()` before the service thread exists, and never touched by it afterwards.
+final class ServiceCore {
+    let configuration: ServerConfiguration
+    let handler: WebSocketHandler
+    let inbox: CommandInbox
+    let staticFiles: StaticFiles?
+    var connections: [ConnectionID: Connection] = [:]
+    var connectionsByWSI: [OpaquePointer: Connection] = [:]
+    var httpBodies: [OpaquePointer: PendingBody] = [:]
+    private var lastID: UInt64 = 0
+
+    init(configuration: ServerConfiguration, handler: WebSocketHandler, inbox: CommandInbox) {
+        self.configuration = configuration
+        self.handler = handler
+        self.inbox = inbox
+        staticFiles = configuration.webRoot.map { StaticFiles(root: $0, indexPath: configuration.indexPath) }
+    }
+
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED: runCommands()
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return acceptsUpgrade(wsi) ? 0 : 1
+        case LWS_CALLBACK_ESTABLISHED: opened(wsi)
+        case LWS_CALLBACK_RECEIVE: return received(wsi, UnsafeRawBufferPointer(start: input, count: length))
+        case LWS_CALLBACK_SERVER_WRITEABLE: return writeable(wsi)
+        case LWS_CALLBACK_CLOSED: closed(wsi)
+        case LWS_CALLBACK_HTTP: return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+        case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            httpBodies[wsi] = nil
+            closed(wsi)
+        default: return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+        return 0
+    }
+
+    /// Reports every connection lws did not report closed; called after the context is destroyed.
+    func closeRemaining() {
+        for connection in connections.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            handler.closed(connection.id)
+        }
+        connections.removeAll()
+        connectionsByWSI.removeAll()
+    }
+
+    func nextID() -> ConnectionID {
+        lastID += 1
+        return ConnectionID(rawValue: lastID)
+    }
+
+    private func runCommands() {
+        for command in inbox.drain() {
+            switch command {
+            case .send(let id, let message):
+                guard let connection = connections[id] else { continue }
+                connection.outbox.append(message)
+                lws_callback_on_writable(connection.wsi)
+            case .close(let id):
+                guard let connection = connections[id] else { continue }
+                connection.closeRequested = true
+                lws_callback_on_writable(connection.wsi)
+            }
+        }
+    }
+
+    /// Writes `bytes` behind the `LWS_PRE` headroom lws needs for its frame header.
+    func write(_ wsi: OpaquePointer, _ bytes: Data, as kind: lws_write_protocol) -> Bool {
+        let headroom = Int(touchdeck_lws_pre())
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: headroom + bytes.count, alignment: 16)
+        defer { buffer.deallocate() }
+        bytes.copyBytes(to: UnsafeMutableRawBufferPointer(start: buffer + headroom, count: bytes.count))
+        // lws keeps a copy of whatever the socket did not take, so the buffer may go right after.
+        let written = lws_write(wsi, (buffer + headroom).assumingMemoryBound(to: UInt8.self), bytes.count, kind)
+        return Int(written) >= bytes.count
+    }
+}
+
+@available(*, unavailable) extension ServiceCore: Sendable {}
+@available(*, unavailable) extension Connection: Sendable {}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Serves files below a web root, with the MIME types browsers insist on (ES modules load only as
+/// `text/javascript`).
+struct StaticFiles {
+    let root: URL
+    /// The file answered for `/`, relative to `root`.
+    let indexPath: String
+
+    static let mimeTypes: [String: String] = [
+        "html": "text/html; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "mjs": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml",
+        "png": "image/png",
+        "jpg": "image/jpeg",
+        "ico": "image/x-icon",
+        "json": "application/json",
+        "webmanifest": "application/manifest+json",
+        "wasm": "application/wasm",
+        "txt": "text/plain; charset=utf-8",
+        "woff2": "font/woff2",
+    ]
+
+    /// The Content-Type for a file name, by its extension.
+    static func mimeType(forPath path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        return mimeTypes[ext] ?? "application/octet-stream"
+    }
+
+    /// The file for a request path, or nil when it does not exist or tries to leave the root.
+    func response(forPath path: String) -> HTTPResponse? {
+        guard let relative = Self.relativePath(path, index: indexPath) else { return nil }
+        var url = root.appendingPathComponent(relative)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { url.appendPathComponent("index.html") }
+        guard let body = try? Data(contentsOf: url) else { return nil }
+        return HTTPResponse(contentType: Self.mimeType(forPath: url.lastPathComponent), body: body)
+    }
+
+    /// `path` below the root: `/` becomes the index; `..`, `.`, empty and hidden segments are refused.
+    static func relativePath(_ path: String, index: String) -> String? {
+        if path == "/" || path.isEmpty { return index }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard path.hasPrefix("/"), !segments.isEmpty else { return nil }
+        for segment in segments.dropLast() where segment.isEmpty || segment.hasPrefix(".") { return nil }
+        guard let last = segments.last, !last.hasPrefix(".") else { return nil }
+        return segments.filter { !$0.isEmpty }.joined(separator: "/")
+    }
+}
