@@ -152,6 +152,14 @@ export class DevicePairing {
   }
 }
 
+function storedSecret(text) {
+  try {
+    return decodeBase64(text);
+  } catch {
+    throw new RangeError('stored secret is not base64');
+  }
+}
+
 /** The §4 key schedule (both ends compute it): th and the four 32-byte keys. */
 export async function authKeys({ deviceId, secret, eA, eB, Z }) {
   const id = utf8(deviceId);
@@ -183,10 +191,12 @@ export function deviceProof(keys) {
  */
 export class DeviceAuth {
   /** Makes a fresh ephemeral ECDH key for one authentication. */
+  /** `secret` is the 32 bytes from pairing, as a Uint8Array or its base64 text (as stored). */
   static async create({ deviceId, secret }) {
     if (typeof deviceId !== 'string' || deviceId.length === 0) throw new RangeError('deviceId is required');
-    if (!(secret instanceof Uint8Array) || secret.length !== SECRET_BYTES) throw new RangeError('secret is 32 bytes');
-    return new DeviceAuth(deviceId, secret.slice(), await generateEcdhKeyPair());
+    const bytes = typeof secret === 'string' ? storedSecret(secret) : secret;
+    if (!(bytes instanceof Uint8Array) || bytes.length !== SECRET_BYTES) throw new RangeError('secret is 32 bytes');
+    return new DeviceAuth(deviceId, bytes.slice(), await generateEcdhKeyPair());
   }
 
   constructor(deviceId, secret, keyPair) {
@@ -235,4 +245,39 @@ export class DeviceAuth {
     const channel = new SecureChannel({ sendKey: keys.deviceToHostKey, receiveKey: keys.hostToDeviceKey });
     return { send: { type: 'authFinish', proof: encodeBase64(await deviceProof(keys)) }, channel };
   }
+}
+
+/**
+ * Pairing as the client object drives it: `await first()` gives pairStart, `receive` as DevicePairing's,
+ * except that `paired.secret` is base64 text, ready for storage.
+ */
+export function startPairing({ pin, name = '' }) {
+  let pairing = null;
+  return {
+    async first() {
+      pairing = await DevicePairing.create({ pin, name });
+      return pairing.start();
+    },
+    async receive(message) {
+      if (!pairing) throw new HandshakeError(HandshakeError.UNEXPECTED, 'pairing has not started');
+      const step = await pairing.receive(message);
+      if (step.paired) step.paired = { deviceId: step.paired.deviceId, secret: encodeBase64(step.paired.secret) };
+      return step;
+    },
+  };
+}
+
+/** Authentication as the client object drives it: `await first()` gives authStart; `receive` as DeviceAuth's. */
+export function startAuth({ deviceId, secret }) {
+  let auth = null;
+  return {
+    async first() {
+      auth = await DeviceAuth.create({ deviceId, secret });
+      return auth.start();
+    },
+    async receive(message) {
+      if (!auth) throw new HandshakeError(HandshakeError.UNEXPECTED, 'authentication has not started');
+      return auth.receive(message);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeviceAuth, DevicePairing, HandshakeError } from '../core/handshake.js';
+import { DeviceAuth, DevicePairing, HandshakeError, startAuth, startPairing } from '../core/handshake.js';
 import { encodeBase64 } from '../core/base64.js';
 import { FakeHost } from './fake-host.js';
 
@@ -111,4 +111,20 @@ test('PIN must be six digits', async () => {
   for (const pin of ['12345', '1234567', 'abcdef', 123456, undefined]) {
     await assert.rejects(DevicePairing.create({ pin }), RangeError);
   }
+});
+
+test('startPairing/startAuth flows give storable base64 credentials that authenticate', async () => {
+  const host = new FakeHost();
+  const pairing = startPairing({ pin: '123456', name: 'Pixel' });
+  await assert.rejects(pairing.receive({ type: 'pairChallenge' }), code(HandshakeError.UNEXPECTED));
+  const { send } = await pairing.receive(await host.pairStart(await pairing.first()));
+  const { paired } = await pairing.receive(await host.pairConfirm(send));
+  assert.equal(typeof paired.secret, 'string');
+  assert.equal(Buffer.from(paired.secret, 'base64').toString('hex'),
+    Buffer.from(host.secrets.get(paired.deviceId)).toString('hex'));
+  const auth = startAuth(paired);
+  const { send: finish, channel } = await auth.receive(await host.authStart(await auth.first()));
+  const { reply } = await host.authFinish(finish);
+  assert.equal(channel.openText(reply).type, 'authorized');
+  await assert.rejects(DeviceAuth.create({ deviceId: paired.deviceId, secret: 'not base64!' }), RangeError);
 });
