@@ -1,48 +1,13 @@
-"""Interop with the Swift host side: `touchdeck-peer host --pin 123456` over stdin/stdout.
-
-The peer is found at $TOUCHDECK_PEER, else .build/debug/touchdeck-peer under the repository root. A missing
-peer fails these tests: they are the proof that the Swift and Python sides agree.
-"""
+"""Interop with the Swift host side over stdin/stdout: pairing, authentication, sealed echo, PIN counting."""
 
 import asyncio
-import base64
-import contextlib
 import os
-import pathlib
 
 import pytest
 
-from touchdeck.client import DeckClient, PairingFailed, Unauthorized
+from swift_peer import PIN, WRONG_PIN, paired_and_authorized, peer
+from touchdeck.client import PairingFailed, Unauthorized
 from touchdeck.handshake import HandshakeError
-
-REPO = pathlib.Path(__file__).resolve().parents[2]
-PIN = "123456"
-WRONG_PIN = "654321"
-
-
-def peer_path():
-    path = pathlib.Path(os.environ.get("TOUCHDECK_PEER", REPO / ".build" / "debug" / "touchdeck-peer"))
-    if not path.is_file():
-        pytest.fail(f"touchdeck-peer not found at {path}: build it with `swift build --product touchdeck-peer` "
-                    "or point TOUCHDECK_PEER at it")
-    return str(path)
-
-
-@contextlib.asynccontextmanager
-async def peer():
-    client = await DeckClient.spawn([peer_path(), "host", "--pin", PIN])
-    try:
-        yield client
-    finally:
-        await client.close()
-
-
-async def paired_and_authorized(client):
-    reply = await client.hello("Python reference client")
-    assert reply["type"] == "needPairing"
-    device_id, secret = await client.pair(PIN)
-    authorized = await client.authenticate(device_id, secret)
-    return device_id, secret, authorized
 
 
 def test_pair_authenticate_and_echo_text_and_binary():
@@ -113,6 +78,3 @@ def test_unknown_device_is_sent_back_to_pairing():
             assert refused.value.reason == "unknownDevice"
     asyncio.run(run())
 
-
-def b64(data):
-    return base64.b64encode(data).decode()
