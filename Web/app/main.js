@@ -1,6 +1,6 @@
 // Wires the client object to the views. Everything the grid shows comes from the host.
 import { DeckClient } from '../core/client.js';
-import * as handshake from '../core/session.js';
+import * as handshake from '../core/handshake.js';
 import { DeckView } from './deck.js';
 import { VolumeGauge } from './gauge.js';
 import { buildKeypad } from './keypad.js';

@@ -156,7 +156,7 @@ export class DeckClient extends EventTarget {
     }
     const message = JSON.parse(data);
     if (message.type === 'secure' && this.channel) {
-      this.#inner(JSON.parse(this.channel.openText(message)));
+      this.#inner(this.channel.openText(message));
       return;
     }
     await this.#handshakeMessage(message);

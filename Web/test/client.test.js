@@ -27,7 +27,7 @@ class MemoryStorage {
 // on its own; the real handshake is tested against the Swift and Python implementations.
 const plainChannel = {
   sealText: (text) => JSON.stringify({ type: 'secure', seq: 1, box: text }),
-  openText: (envelope) => envelope.box,
+  openText: (envelope) => JSON.parse(envelope.box),
   openBinary: (bytes) => bytes,
 };
 const fakeHandshake = {
