@@ -1,0 +1,77 @@
+"""What the browser tests do to the web client, in one place."""
+
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT = 15
+
+
+def wait(driver, condition, timeout=TIMEOUT, what="condition"):
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d), message=f"timed out waiting for {what}")
+
+
+def state(driver):
+    return driver.execute_script("return window.touchdeck && window.touchdeck.state")
+
+
+def wait_state(driver, wanted, timeout=TIMEOUT):
+    wait(driver, lambda d: state(d) == wanted, timeout, f"client state {wanted} (now {state(driver)})")
+
+
+def open_app(browser, host):
+    browser.driver.get(host.https)
+    wait(browser.driver, lambda d: state(d) is not None, what="the client to start")
+
+
+def pair(browser, host):
+    driver = browser.driver
+    open_app(browser, host)
+    wait_state(driver, "needPin")
+    pin_field = driver.find_element(By.ID, "pin")
+    wait(driver, lambda d: pin_field.is_displayed(), what="the PIN sheet")
+    pin_field.send_keys(host.pin())
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button[type=submit]").click()
+    wait_state(driver, "ready")
+
+
+def key(driver, page, index):
+    return driver.find_element(By.CSS_SELECTOR, f'.key[data-page="{page}"][data-index="{index}"]')
+
+
+def key_label(driver, page, index):
+    return key(driver, page, index).get_attribute("aria-label")
+
+
+def tap(driver, element):
+    ActionChains(driver).move_to_element(element).click_and_hold().pause(0.05).release().perform()
+
+
+def long_press(driver, element):
+    ActionChains(driver).move_to_element(element).click_and_hold().pause(0.7).release().perform()
+
+
+def fill(driver, element_id, text):
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def choose_kind(driver, kind):
+    driver.find_element(By.CSS_SELECTOR, f'#edit-form input[value="{kind}"]').find_element(By.XPATH, "..").click()
+
+
+def save(driver):
+    driver.find_element(By.ID, "edit-save").click()
+
+
+def eventually(check, timeout=TIMEOUT, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)

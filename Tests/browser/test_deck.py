@@ -1,0 +1,158 @@
+"""The web client in a real browser against the real daemon (issue 6)."""
+
+import subprocess
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from pages import (choose_kind, eventually, fill, key, key_label, long_press, open_app, pair, save, state, tap,
+                   wait, wait_state)
+
+
+def test_pairing_survives_reload_and_revoke_sends_back_to_pairing(host, browsers):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    assert "Connected to" in driver.find_element(By.ID, "status-text").text
+    driver.refresh()
+    wait_state(driver, "ready")
+    assert not driver.find_element(By.ID, "pair-sheet").is_displayed()
+    device_id = driver.execute_script("return localStorage.getItem('touchdeck.deviceId')")
+    host.cli("devices", "revoke", device_id)
+    wait_state(driver, "needPin")
+    assert "no longer paired" in driver.find_element(By.ID, "pair-error").text
+    assert driver.execute_script("return localStorage.getItem('touchdeck.secret')") is None
+
+
+def test_command_button_added_pressed_and_renamed_everywhere(host, browsers, output):
+    first, second = browsers(), browsers()
+    pair(first, host)
+    pair(second, host)
+    driver = first.driver
+    marker = host.home / "pressed.txt"
+    tap(driver, key(driver, 0, 0))
+    wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the add sheet")
+    choose_kind(driver, "command")
+    fill(driver, "edit-label", "Touch file")
+    fill(driver, "edit-command", f"echo pressed > {marker}")
+    driver.save_screenshot(str(output / "edit-sheet.png"))
+    save(driver)
+    wait(driver, lambda d: key_label(d, 0, 0) == "Touch file", what="the new button from the host")
+    wait(second.driver, lambda d: key_label(d, 0, 0) == "Touch file", what="the new button on the second device")
+
+    tap(driver, key(driver, 0, 0))
+    wait(driver, lambda d: "glow" in key(d, 0, 0).get_attribute("class"), what="the result glow")
+    eventually(lambda: marker.exists() and marker.read_text().strip() == "pressed", what="the command's file")
+
+    long_press(driver, key(driver, 0, 0))
+    wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the edit sheet")
+    assert driver.find_element(By.ID, "edit-command").get_attribute("value").startswith("echo pressed")
+    fill(driver, "edit-label", "Renamed")
+    save(driver)
+    wait(second.driver, lambda d: key_label(d, 0, 0) == "Renamed", what="the renamed button on the second device")
+
+
+def test_app_picked_by_hangul_initials(host, browsers):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    tap(driver, key(driver, 0, 5))
+    wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the add sheet")
+    choose_kind(driver, "app")
+    driver.find_element(By.ID, "pick-app").click()
+    search = driver.find_element(By.ID, "app-search")
+    wait(driver, lambda d: search.is_displayed(), what="the picker")
+    assert driver.switch_to.active_element != search, "the search field must not take focus on open"
+    search.send_keys("ㅌㅅㅌ ㄱㅅㄱ")
+    wait(driver, lambda d: d.find_element(By.ID, "app-count").text == "1 app", what="one result")
+    row = driver.find_element(By.CSS_SELECTOR, ".app-row")
+    assert "테스트 계산기" in row.text
+    assert row.find_element(By.TAG_NAME, "mark").text
+    search.send_keys("\n")
+    wait(driver, lambda d: not d.find_element(By.ID, "app-picker").is_displayed(), what="the picker to close")
+    assert driver.find_element(By.ID, "edit-label").get_attribute("value") == "테스트 계산기"
+    save(driver)
+    wait(driver, lambda d: key_label(d, 0, 5) == "테스트 계산기", what="the app button")
+    tap(driver, key(driver, 0, 5))
+    eventually(lambda: (host.home / "launched.txt").exists(), what="the app to launch")
+
+
+def pactl(*args):
+    return subprocess.run(["pactl", *args], capture_output=True, text=True, check=True).stdout
+
+
+def sink_percent():
+    out = pactl("get-sink-volume", "@DEFAULT_SINK@")
+    return int(out.split("/")[1].strip().rstrip("%"))
+
+
+def gauge_percent(driver):
+    return int(driver.find_element(By.ID, "gauge").get_attribute("aria-valuenow"))
+
+
+def test_volume_gauge_follows_pactl_and_drives_it(host, browsers):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    pactl("set-sink-volume", "@DEFAULT_SINK@", "30%")
+    wait(driver, lambda d: gauge_percent(d) == 30, what="the gauge at 30")
+    track = driver.find_element(By.CSS_SELECTOR, ".gauge-track")
+    height = track.size["height"]
+    # Drag from the bottom to 80 % of the track's height.
+    (ActionChains(driver).move_to_element_with_offset(track, 0, height // 2 - 2).click_and_hold()
+     .move_by_offset(0, -int(height * 0.4)).pause(0.1).move_by_offset(0, -int(height * 0.4)).release().perform())
+    eventually(lambda: abs(sink_percent() - 80) <= 3, what=f"pactl near 80 % (now {sink_percent()})")
+
+
+def test_keypad_digits_reach_an_x_client_under_another_layout(host, browsers, tmp_path):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    subprocess.run(["setxkbmap", "de"], check=True)
+    typed = tmp_path / "typed.txt"
+    recorder = subprocess.Popen(["python3", str(host_support() / "xkeys.py"), str(typed)])
+    try:
+        eventually(typed.exists, what="the X client window")
+        driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="keypad"]').click()
+        for k in ["1", "2", "+", "3", "enter"]:
+            tap(driver, driver.find_element(By.CSS_SELECTOR, f'.keypad [data-key="{k}"]'))
+        eventually(lambda: typed.read_text() == "12+3<Return>", what=f"typed keys (got {typed.read_text()!r})")
+    finally:
+        recorder.terminate()
+        subprocess.run(["setxkbmap", "us"], check=False)
+
+
+def host_support():
+    from daemon import ROOT
+    return ROOT / "Tests" / "support"
+
+
+def test_stopped_daemon_dims_the_deck_and_it_comes_back(host, browsers):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    host.stop()
+    wait_state(driver, "waiting")
+    app = driver.find_element(By.ID, "app")
+    assert "disconnected" in app.get_attribute("class")
+    opacity = driver.execute_script("return getComputedStyle(document.querySelector('.views')).opacity")
+    assert float(opacity) == 0.55
+    assert driver.execute_script("return getComputedStyle(document.querySelector('.views')).pointerEvents") == "none"
+    host.start()
+    wait_state(driver, "ready", timeout=30)
+    assert "connected" in app.get_attribute("class").split()
+    # The browser itself reports the refused connections while the host was down; those are not ours.
+    browser.console = [e for e in browser.driver.get_log("browser")
+                       if "ERR_CONNECTION_REFUSED" not in e["message"] and "WebSocket connection" not in e["message"]]
+
+
+def test_screenshots_landscape_and_portrait(host, browsers, output):
+    for name, size in {"deck-landscape": (1194, 834), "deck-portrait": (390, 844)}.items():
+        browser = browsers(width=size[0], height=size[1])
+        pair(browser, host)
+        driver = browser.driver
+        driver.set_window_size(*size)
+        scroll = driver.execute_script("return [document.documentElement.scrollHeight, innerHeight]")
+        assert scroll[0] <= scroll[1], f"{name}: the page scrolls ({scroll})"
+        driver.save_screenshot(str(output / f"{name}.png"))
+        assert state(driver) == "ready"

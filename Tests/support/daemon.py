@@ -1,0 +1,86 @@
+"""Starts and stops a real `touchdeck serve` for the Python tests, with its own config dir, port and
+XDG folders, so tests never touch the user's files. Stopped by PID."""
+
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = pathlib.Path(os.environ.get("TOUCHDECK_BIN", ROOT / ".build" / "debug" / "touchdeck"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Daemon:
+    """One host process. `home` holds HOME and the XDG dirs; `config_dir` is passed with --config-dir."""
+
+    def __init__(self, home=None, env=None):
+        assert BINARY.exists(), f"{BINARY} is missing: run `swift build` first"
+        self.home = pathlib.Path(home or tempfile.mkdtemp(prefix="touchdeck-home-"))
+        self.config_dir = self.home / "config"
+        self.port = free_port()
+        self.env = {**os.environ, "HOME": str(self.home), "XDG_CONFIG_HOME": str(self.home / ".config"),
+                    "XDG_DATA_HOME": str(self.home / ".local/share"), "XDG_STATE_HOME": str(self.home / ".local/state"),
+                    "XDG_RUNTIME_DIR": str(self.home / "run"), "SHELL": "/bin/bash", **(env or {})}
+        (self.home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.process = None
+        self.log_path = self.home / "touchdeck.log"
+
+    @property
+    def https(self):
+        return f"https://127.0.0.1:{self.port}/"
+
+    @property
+    def wss(self):
+        return f"wss://127.0.0.1:{self.port}/ws"
+
+    def start(self):
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", str(self.port), "--config-dir", str(self.config_dir)],
+            env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"touchdeck exited early:\n{self.log()}"
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"touchdeck did not listen on {self.port}:\n{self.log()}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def cli(self, *args, check=True):
+        """Runs `touchdeck ARGS --config-dir …` against this daemon; returns stdout."""
+        done = subprocess.run([str(BINARY), *args, "--config-dir", str(self.config_dir)], env=self.env,
+                              capture_output=True, text=True, timeout=20)
+        if check:
+            assert done.returncode == 0, f"touchdeck {' '.join(args)} failed: {done.stdout}{done.stderr}"
+        return done.stdout
+
+    def pin(self):
+        """A fresh PIN from `touchdeck pair`."""
+        out = self.cli("pair")
+        match = re.search(r"\b(\d{6})\b", out)
+        assert match, f"no PIN in `touchdeck pair` output:\n{out}"
+        return match.group(1)
+
+    def log(self):
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
