@@ -1,4 +1,4 @@
-"""A Python stand-in for `touchdeck-peer host`, used to test DeckClient itself (test_client.py).
+"""A Python stand-in for `touchdeck-peer host`, used to test DeckClient itself (test_deck_client.py).
 
 It pairs with one PIN, authenticates, sends a sealed `authorized`, then echoes sealed messages and sealed
 binaries. No PIN counting: that is the Swift host's job and is tested against the real peer. Run as a
