@@ -1,5 +1,5 @@
 // The app picker (SPEC §5, §6): a fixed search field above a list that renders only the visible rows.
-import { search, matchRange } from '../core/search.js';
+import { search } from '../core/search.js';
 
 const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
@@ -17,7 +17,7 @@ export class AppPicker {
     this.resolve = null;
     this.field.addEventListener('input', () => this.#filter());
     this.field.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && this.results.length === 1) this.#choose(this.results[0]);
+      if (e.key === 'Enter' && this.results.length === 1) this.#choose(this.results[0].app);
     });
     this.list.addEventListener('scroll', () => this.#renderRows());
     dialog.querySelector('#picker-cancel').addEventListener('click', () => this.#choose(null));
@@ -64,7 +64,7 @@ export class AppPicker {
     this.inner.replaceChildren(...rows);
   }
 
-  #row(app, i) {
+  #row({ app, field, range }, i) {
     const row = document.createElement('button');
     row.type = 'button';
     row.className = 'app-row';
@@ -74,10 +74,10 @@ export class AppPicker {
     const icon = document.createElement(app.icon ? 'img' : 'span');
     if (app.icon) { icon.src = app.icon; icon.alt = ''; } else icon.className = 'no-icon';
     const text = document.createElement('span');
-    text.append(highlighted(app.name, this.field.value));
+    text.append(highlighted(app.name, field === 'name' ? range : null));
     const id = document.createElement('span');
     id.className = 'id';
-    id.textContent = app.id;
+    id.append(highlighted(app.id, field === 'id' ? range : null));
     text.append(id);
     row.append(icon, text);
     row.addEventListener('click', () => this.#choose(app));
@@ -85,8 +85,7 @@ export class AppPicker {
   }
 }
 
-function highlighted(name, query) {
-  const range = matchRange(name, query);
+function highlighted(name, range) {
   const out = document.createElement('span');
   out.className = 'name';
   if (!range) {

@@ -29,9 +29,17 @@ export function normalize(pages) {
   return out;
 }
 
+/** A refused edit; `code` is pageOutOfRange, indexOutOfRange or emptySlot, as in DeckKit. */
+export class LayoutError extends Error {
+  constructor(code) {
+    super(code);
+    this.code = code;
+  }
+}
+
 function checkSlot(pages, page, index) {
-  if (!Number.isInteger(page) || page < 0 || page >= pages.length) throw new RangeError(`no page ${page}`);
-  if (!Number.isInteger(index) || index < 0 || index >= SLOTS_PER_PAGE) throw new RangeError(`no slot ${index}`);
+  if (!Number.isInteger(page) || page < 0 || page >= pages.length) throw new LayoutError('pageOutOfRange');
+  if (!Number.isInteger(index) || index < 0 || index >= SLOTS_PER_PAGE) throw new LayoutError('indexOutOfRange');
 }
 
 export function setButton(pages, page, index, button) {
@@ -45,12 +53,25 @@ export function clearButton(pages, page, index) {
   return setButton(pages, page, index, null);
 }
 
+/** Moves a button; onto another button the two swap. Moving an empty slot is refused. */
 export function moveButton(pages, from, to) {
   checkSlot(pages, from.page, from.index);
   checkSlot(pages, to.page, to.index);
   const out = pages.map((p) => p.slice());
   const moving = out[from.page][from.index];
+  if (moving == null) throw new LayoutError('emptySlot');
   out[from.page][from.index] = out[to.page][to.index];
   out[to.page][to.index] = moving;
   return normalize(out);
+}
+
+/** Applies a layout message (setButton, clearButton, moveButton) the way the host does. */
+export function applyEdit(pages, edit) {
+  switch (edit.type) {
+    case 'setButton': return setButton(pages, edit.page, edit.index, edit.button);
+    case 'clearButton': return clearButton(pages, edit.page, edit.index);
+    case 'moveButton':
+      return moveButton(pages, { page: edit.fromPage, index: edit.fromIndex }, { page: edit.toPage, index: edit.toIndex });
+    default: throw new LayoutError('notAnEdit');
+  }
 }

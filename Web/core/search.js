@@ -21,40 +21,31 @@ export function choseong(text) {
 
 const isInitialsOnly = (query) => [...query].every((ch) => INITIALS.includes(ch));
 
-/** Rank of an app for a lowercased, non-empty query: 0 prefix, 1 contains, 2 initials, 3 id; null = no match. */
-export function rank(app, query) {
+// choseong() swaps one UTF-16 unit for one, so an index into the initials is an index into the name.
+function locate(app, query) {
   const name = app.name.toLowerCase();
-  if (name.startsWith(query)) return 0;
-  if (name.includes(query)) return 1;
-  if (isInitialsOnly(query) && choseong(app.name).includes(query)) return 2;
-  if (app.id.toLowerCase().includes(query)) return 3;
+  if (name.startsWith(query)) return { group: 'namePrefix', field: 'name', at: 0 };
+  const inside = name.indexOf(query);
+  if (inside >= 0) return { group: 'nameContains', field: 'name', at: inside };
+  const initials = isInitialsOnly(query) ? choseong(app.name).indexOf(query) : -1;
+  if (initials >= 0) return { group: 'initials', field: 'name', at: initials };
+  const inId = app.id.toLowerCase().indexOf(query);
+  if (inId >= 0) return { group: 'id', field: 'id', at: inId };
   return null;
 }
 
-/** Apps matching the query, best group first, stable within a group. An empty query lists everything. */
+const GROUPS = ['namePrefix', 'nameContains', 'initials', 'id'];
+
+/**
+ * Apps matching the query: `{app, group, field, range}`, best group first, catalog order within a group;
+ * `range` is [start, end) in UTF-16 units of `app[field]`, for highlighting. A blank query lists every app.
+ */
 export function search(apps, rawQuery) {
   const query = rawQuery.trim().toLowerCase();
-  if (!query) return apps.slice();
+  if (!query) return apps.map((app) => ({ app, group: 'all', field: null, range: null }));
   return apps
-    .map((app, order) => ({ app, order, rank: rank(app, query) }))
-    .filter((hit) => hit.rank !== null)
-    .sort((a, b) => a.rank - b.rank || a.order - b.order)
-    .map((hit) => hit.app);
-}
-
-/** Where the query appears in the name, as [start, end) in UTF-16 units, for highlighting; null if not. */
-export function matchRange(name, rawQuery) {
-  const query = rawQuery.trim().toLowerCase();
-  if (!query) return null;
-  let at = name.toLowerCase().indexOf(query);
-  if (at < 0 && isInitialsOnly(query)) {
-    // choseong() maps each code point to one, so code point positions carry over.
-    const points = [...choseong(name)].join('');
-    const pointAt = [...points].findIndex((_, i) => [...points].slice(i).join('').startsWith(query));
-    if (pointAt < 0) return null;
-    at = [...name].slice(0, pointAt).join('').length;
-    const end = [...name].slice(0, pointAt + [...query].length).join('').length;
-    return [at, end];
-  }
-  return at < 0 ? null : [at, at + query.length];
+    .map((app, order) => ({ app, order, hit: locate(app, query) }))
+    .filter(({ hit }) => hit !== null)
+    .sort((a, b) => GROUPS.indexOf(a.hit.group) - GROUPS.indexOf(b.hit.group) || a.order - b.order)
+    .map(({ app, hit }) => ({ app, group: hit.group, field: hit.field, range: [hit.at, hit.at + query.length] }));
 }
