@@ -1,0 +1,75 @@
+import Foundation
+
+/// A request from the CLI (`touchdeck pair`, `devices`, `status`…) to the running daemon, one JSON line.
+public struct ControlRequest: Codable, Equatable, Sendable {
+    /// What to do.
+    public enum Command: String, Codable, Sendable {
+        case pair, devices, allowScreen, revoke, status, disconnectViewer
+    }
+
+    public var command: Command
+    /// The device a per-device command is about.
+    public var name: String?
+    /// For `allowScreen`: on or off.
+    public var on: Bool?
+
+    public init(command: Command, name: String? = nil, on: Bool? = nil) {
+        self.command = command
+        self.name = name
+        self.on = on
+    }
+}
+
+/// One paired device as the CLI lists it.
+public struct DeviceSummary: Codable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var screenAllowed: Bool
+    public var lastSeen: Date?
+    /// Open authorized connections of this device right now.
+    public var connections: Int
+    /// The protocol number it announced last.
+    public var protocolVersion: Int?
+    /// "(app update needed)" and the like; empty when there is nothing to say.
+    public var note: String
+
+    public init(
+        id: String, name: String, screenAllowed: Bool, lastSeen: Date?, connections: Int, protocolVersion: Int?,
+        note: String
+    ) {
+        self.id = id
+        self.name = name
+        self.screenAllowed = screenAllowed
+        self.lastSeen = lastSeen
+        self.connections = connections
+        self.protocolVersion = protocolVersion
+        self.note = note
+    }
+}
+
+/// The daemon's answer, one JSON line.
+public struct ControlResponse: Codable, Equatable, Sendable {
+    public var ok: Bool
+    /// What went wrong, for the user.
+    public var error: String?
+    /// `pair`: the PIN, the HTTPS address and seconds until the PIN expires.
+    public var pin: String?
+    public var url: String?
+    public var expiresIn: Int?
+    /// `devices` and `status`.
+    public var devices: [DeviceSummary]?
+    /// `status`: the name devices see, the port, connections not yet authorized, the viewer, load problems.
+    public var hostName: String?
+    public var port: Int?
+    public var pendingConnections: Int?
+    public var viewer: String?
+    public var problems: [String]?
+
+    public init(ok: Bool = true, error: String? = nil) {
+        self.ok = ok
+        self.error = error
+    }
+
+    /// A refusal with a reason.
+    public static func failure(_ text: String) -> ControlResponse { ControlResponse(ok: false, error: text) }
+}

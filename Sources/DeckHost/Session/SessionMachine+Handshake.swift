@@ -1,0 +1,86 @@
+import DeckKit
+import Foundation
+
+extension SessionMachine {
+    mutating func handshake(_ message: DeviceMessage, now: Date, services: Services) -> [SessionAction] {
+        switch message {
+        case .hello(let hello): return greet(hello, now: now, services: services)
+        case .pairStart(let start): return beginPairing(start, now: now, services: services)
+        case .pairConfirm(let confirm): return finishPairing(confirm, now: now, services: services)
+        case .authStart(let start): return beginAuth(start, services: services)
+        case .authFinish(let finish): return finishAuth(finish, services: services)
+        default: return [.send(.unauthorized(.init(reason: .notAuthorized)))]
+        }
+    }
+
+    private mutating func greet(_ hello: DeviceMessage.Hello, now: Date, services: Services) -> [SessionAction] {
+        deviceName = Self.cleanName(hello.name)
+        deviceProtocol = hello.protocolVersion
+        stage = .open
+        if let id = hello.deviceId, services.isPaired(id) {
+            return [.send(.authRequired(.init(hostName: services.hostName)))]
+        }
+        services.pairingWanted(by: deviceName, now: now)
+        return [.send(.needPairing(.init(hostName: services.hostName)))]
+    }
+
+    private mutating func beginPairing(_ start: DeviceMessage.PairStart, now: Date, services: Services)
+        -> [SessionAction]
+    {
+        if !start.name.isEmpty { deviceName = Self.cleanName(start.name) }
+        switch services.beginPairing(start, now: now) {
+        case .next(let challenge, let state):
+            stage = .pairing(state, name: deviceName)
+            return [.send(.pairChallenge(challenge))]
+        case .refused(let failure):
+            stage = .open
+            return [.send(.pairingFailed(failure))]
+        }
+    }
+
+    private mutating func finishPairing(_ confirm: DeviceMessage.PairConfirm, now: Date, services: Services)
+        -> [SessionAction]
+    {
+        guard case .pairing(let state, let name) = stage else {
+            return [.send(.pairingFailed(.init(reason: .badMessage)))]
+        }
+        // One confirmation per exchange: a wrong one needs a fresh pairStart (one guess per attempt).
+        stage = .open
+        switch services.finishPairing(state, confirm, name: name, now: now) {
+        case .next(let paired, let device): return [.paired(device), .send(.paired(paired))]
+        case .refused(let failure): return [.send(.pairingFailed(failure))]
+        }
+    }
+
+    private mutating func beginAuth(_ start: DeviceMessage.AuthStart, services: Services) -> [SessionAction] {
+        switch services.beginAuth(start) {
+        case .next(let challenge, let state):
+            stage = .authenticating(state, deviceId: start.deviceId)
+            return [.send(.authChallenge(challenge))]
+        case .refused(let refusal):
+            stage = .open
+            return [.send(.unauthorized(refusal))]
+        }
+    }
+
+    private mutating func finishAuth(_ finish: DeviceMessage.AuthFinish, services: Services) -> [SessionAction] {
+        guard case .authenticating(let state, let deviceId) = stage else {
+            return [.send(.unauthorized(.init(reason: .notAuthorized)))]
+        }
+        switch services.finishAuth(state, finish) {
+        case .next(_, let channel):
+            stage = .authorized(channel, deviceId: deviceId)
+            let welcome = HostMessage.authorized(.init(hostName: services.hostName))
+            return [.sendSealed(welcome), .authorized(deviceId: deviceId, protocolVersion: deviceProtocol)]
+        case .refused(let refusal):
+            stage = .closed
+            return [.send(.unauthorized(refusal)), .close(code: CloseCode.policyViolation, reason: "bad proof")]
+        }
+    }
+
+    /// Names are shown to the host's user: at most 64 characters, no control characters.
+    static func cleanName(_ name: String) -> String {
+        let shown = name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) }
+        return String(String(String.UnicodeScalarView(shown)).prefix(64))
+    }
+}

@@ -1,0 +1,49 @@
+import DeckKit
+import Foundation
+
+/// A sealed channel after authorization: opens device envelopes and seals host messages.
+/// The live value wraps DeckCrypto's channel; tests use a transparent fake.
+public protocol SealedChannel {
+    /// Opens a text envelope from the device; throws on a bad box or a replayed seq.
+    mutating func open(_ envelope: SecureEnvelope) throws -> Data
+    /// Seals a text message for the device.
+    mutating func seal(_ plaintext: Data) throws -> SecureEnvelope
+    /// Seals a binary message for the device (`seq || nonce || ciphertext || tag`).
+    mutating func sealBinary(_ payload: Data) throws -> Data
+}
+
+/// One handshake step: the reply and the state to keep, or a refusal.
+public enum HandshakeStep<Reply, State, Refusal> {
+    case next(Reply, State)
+    case refused(Refusal)
+}
+
+/// The host-wide knowledge and crypto a session's handshake needs: the paired devices, the PIN gate,
+/// SPAKE2 and the authentication exchange. The host's actor owns the live value.
+public protocol SessionServices: AnyObject {
+    /// What a session keeps between `pairStart` and `pairConfirm`.
+    associatedtype PairingState
+    /// What a session keeps between `authStart` and `authFinish`.
+    associatedtype AuthState
+    /// The channel an authorized session seals with.
+    associatedtype Channel: SealedChannel
+
+    /// The name devices see.
+    var hostName: String { get }
+    /// Whether a device id belongs to a paired device.
+    func isPaired(_ deviceId: String) -> Bool
+    /// A device that is not paired said hello: issue a PIN if the gate allows, and tell the user.
+    func pairingWanted(by name: String, now: Date)
+    /// Checks the PIN gate and answers `pairStart`.
+    func beginPairing(_ start: DeviceMessage.PairStart, now: Date)
+        -> HandshakeStep<HostMessage.PairChallenge, PairingState, HostMessage.PairingFailed>
+    /// Checks `cA`; on success creates the device (the caller stores it).
+    func finishPairing(_ state: PairingState, _ confirm: DeviceMessage.PairConfirm, name: String, now: Date)
+        -> HandshakeStep<HostMessage.Paired, PairedDevice, HostMessage.PairingFailed>
+    /// Answers `authStart` for a paired device.
+    func beginAuth(_ start: DeviceMessage.AuthStart)
+        -> HandshakeStep<HostMessage.AuthChallenge, AuthState, HostMessage.Unauthorized>
+    /// Checks the device proof and derives the channel.
+    func finishAuth(_ state: AuthState, _ finish: DeviceMessage.AuthFinish)
+        -> HandshakeStep<Void, Channel, HostMessage.Unauthorized>
+}
