@@ -1,0 +1,75 @@
+import Foundation
+
+/// Uncompressed system sound inside sealed binary (PROTOCOL §7):
+/// `[2][channels][sample rate, 4 bytes BE][samples, Int16 LE, channels interleaved]`.
+public struct AudioPacket: Hashable, Sendable {
+    /// First byte of every audio packet (video packets start with their codec, 1).
+    public static let kind: UInt8 = 2
+    /// Header bytes before the samples.
+    public static let headerSize = 6
+
+    /// Channels, interleaved in `samples`.
+    public var channels: UInt8
+    /// Samples per second per channel.
+    public var sampleRate: UInt32
+    /// Interleaved samples: frame 0 of every channel, then frame 1…
+    public var samples: [Int16]
+
+    /// A packet; `samples.count` should be a multiple of `channels`.
+    public init(channels: UInt8, sampleRate: UInt32, samples: [Int16]) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.samples = samples
+    }
+
+    /// Sample frames (one sample per channel each).
+    public var frameCount: Int { channels == 0 ? 0 : samples.count / Int(channels) }
+
+    /// Seconds of sound; what the jitter buffer counts.
+    public var duration: Double { sampleRate == 0 ? 0 : Double(frameCount) / Double(sampleRate) }
+
+    /// The packet bytes.
+    public func encoded() -> Data {
+        var out = Data(capacity: Self.headerSize + samples.count * 2)
+        out.append(contentsOf: [Self.kind, channels])
+        out.appendBigEndian(sampleRate)
+        for sample in samples {
+            Swift.withUnsafeBytes(of: sample.littleEndian) { out.append(contentsOf: $0) }
+        }
+        return out
+    }
+
+    /// Reads a packet; nil for a short header, zero channels or rate, or a partial sample frame.
+    public init?(decoding data: Data) {
+        var reader = ByteReader(data)
+        guard reader.byte() == Self.kind, let channels = reader.byte(), channels > 0,
+            let rate = reader.bigEndian(UInt32.self), rate > 0,
+            reader.remaining % (2 * Int(channels)) == 0
+        else { return nil }
+        let bytes = reader.rest()
+        let samples = stride(from: 0, to: bytes.count, by: 2).map { at in
+            Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8)
+        }
+        self.init(channels: channels, sampleRate: rate, samples: samples)
+    }
+
+    /// Planar float channels (−1…1) to interleaved Int16: values beyond ±1 are clamped, and the
+    /// shortest channel sets the frame count so uneven channels never read past an end.
+    public static func interleave(_ planar: [[Float]]) -> [Int16] {
+        guard let frames = planar.map(\.count).min() else { return [] }
+        var out: [Int16] = []
+        out.reserveCapacity(frames * planar.count)
+        for frame in 0..<frames {
+            for channel in planar {
+                out.append(sample(channel[frame]))
+            }
+        }
+        return out
+    }
+
+    private static func sample(_ value: Float) -> Int16 {
+        // NaN would trap in the Int16 conversion; silence is the honest stand-in.
+        guard !value.isNaN else { return 0 }
+        return Int16((min(max(value, -1), 1) * 32767).rounded())
+    }
+}
