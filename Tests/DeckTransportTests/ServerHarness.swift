@@ -118,7 +118,7 @@ func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> B
 /// `runTool` without blocking a cooperative thread: output goes to a temporary file read after exit.
 func runToolAsync(_ executable: String, _ arguments: [String]) async throws -> ToolResult {
     let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputURL) }
     let output = try FileHandle(forWritingTo: outputURL)
     let process = Process()
