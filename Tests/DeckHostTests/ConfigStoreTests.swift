@@ -10,8 +10,8 @@ import DeckKit
 
     func store() throws -> ConfigStore { try ConfigStore(directory: dir.url, now: fixedNow) }
 
-    func device(_ name: String = "iPad") -> PairedDevice {
-        PairedDevice(
+    func device(_ name: String = "iPad") -> DeviceRecord {
+        DeviceRecord(
             id: "00112233445566778899aabbccddeeff", name: name, secret: Data(repeating: 7, count: 32),
             lastSeen: Date(timeIntervalSince1970: 1_600_000_000), lastProtocol: 2)
     }

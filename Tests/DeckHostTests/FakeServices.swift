@@ -39,35 +39,30 @@ final class FakeServices: SessionServices {
 
     func isPaired(_ deviceId: String) -> Bool { paired.contains(deviceId) }
 
-    func pairingWanted(by name: String, now: Date) { pairingRequests.append(name) }
+    func pairingWanted(by name: String) { pairingRequests.append(name) }
 
-    func beginPairing(_ start: DeviceMessage.PairStart, now: Date)
-        -> HandshakeStep<HostMessage.PairChallenge, String, HostMessage.PairingFailed>
-    {
-        remaining > 0 ? .next(.init(pB: "B"), start.pA) : .refused(.init(reason: .noPin))
+    func beginPairing(_ start: DeviceMessage.PairStart) -> HandshakeStep<HostMessage.PairChallenge, String> {
+        remaining > 0 ? .next(.init(pB: "B"), start.pA) : .refused(.pairingFailed(.init(reason: .noPin)))
     }
 
-    func finishPairing(_ state: String, _ confirm: DeviceMessage.PairConfirm, name: String, now: Date)
-        -> HandshakeStep<HostMessage.Paired, PairedDevice, HostMessage.PairingFailed>
+    func finishPairing(_ state: String, _ confirm: DeviceMessage.PairConfirm, name: String)
+        -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     {
         guard confirm.cA == "good" else {
             remaining -= 1
-            return .refused(.init(reason: .wrongPin, remaining: remaining))
+            return .refused(.pairingFailed(.init(reason: .wrongPin, remaining: remaining)))
         }
-        let device = PairedDevice(id: "new", name: name, secret: Data(count: 32))
+        let device = DeviceRecord(id: "new", name: name, secret: Data(count: 32))
         return .next(.init(deviceId: "new", cB: "cB", box: "box"), device)
     }
 
-    func beginAuth(_ start: DeviceMessage.AuthStart)
-        -> HandshakeStep<HostMessage.AuthChallenge, String, HostMessage.Unauthorized>
-    {
-        paired.contains(start.deviceId) ? .next(.init(eB: "eB", proof: "p"), start.deviceId) : .refused(.init(reason: .unknownDevice))
+    func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, String> {
+        paired.contains(start.deviceId)
+            ? .next(.init(eB: "eB", proof: "p"), start.deviceId) : .refused(.unauthorized(.init(reason: .unknownDevice)))
     }
 
-    func finishAuth(_ state: String, _ finish: DeviceMessage.AuthFinish)
-        -> HandshakeStep<Void, FakeChannel, HostMessage.Unauthorized>
-    {
-        finish.proof == "ok" ? .next((), FakeChannel()) : .refused(.init(reason: .badProof))
+    func finishAuth(_ state: String, _ finish: DeviceMessage.AuthFinish) -> HandshakeStep<Void, FakeChannel> {
+        finish.proof == "ok" ? .next((), FakeChannel()) : .refused(.unauthorized(.init(reason: .badProof)))
     }
 }
 

@@ -58,7 +58,7 @@ import Testing
         #expect(send(.pairStart(.init(name: "", pA: "A"))) == [.send(.pairChallenge(.init(pB: "B")))])
         let actions = send(.pairConfirm(.init(cA: "good")))
         #expect(actions == [
-            .paired(PairedDevice(id: "new", name: "iPad", secret: Data(count: 32))),
+            .paired(DeviceRecord(id: "new", name: "iPad", secret: Data(count: 32))),
             .send(.paired(.init(deviceId: "new", cB: "cB", box: "box"))),
         ])
     }

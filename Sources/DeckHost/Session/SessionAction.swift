@@ -9,7 +9,7 @@ public enum SessionAction: Equatable, Sendable {
     /// Close the connection with a WebSocket close code and a short reason.
     case close(code: UInt16, reason: String)
     /// A device finished pairing: store it.
-    case paired(PairedDevice)
+    case paired(DeviceRecord)
     /// The session is authorized: register it for broadcasts, send the layout, note when the device was seen.
     case authorized(deviceId: String, protocolVersion: Int)
     /// An opened request from an authorized device, for the host to carry out.

@@ -2,43 +2,43 @@ import DeckKit
 import Foundation
 
 extension SessionMachine {
-    mutating func handshake(_ message: DeviceMessage, now: Date, services: Services) -> [SessionAction] {
+    mutating func handshake(_ message: DeviceMessage, services: Services) -> [SessionAction] {
         switch message {
-        case .hello(let hello): return greet(hello, now: now, services: services)
-        case .pairStart(let start): return beginPairing(start, now: now, services: services)
-        case .pairConfirm(let confirm): return finishPairing(confirm, now: now, services: services)
+        case .hello(let hello): return greet(hello, services: services)
+        case .pairStart(let start): return beginPairing(start, services: services)
+        case .pairConfirm(let confirm): return finishPairing(confirm, services: services)
         case .authStart(let start): return beginAuth(start, services: services)
         case .authFinish(let finish): return finishAuth(finish, services: services)
         default: return [.send(.unauthorized(.init(reason: .notAuthorized)))]
         }
     }
 
-    private mutating func greet(_ hello: DeviceMessage.Hello, now: Date, services: Services) -> [SessionAction] {
+    private mutating func greet(_ hello: DeviceMessage.Hello, services: Services) -> [SessionAction] {
         deviceName = Self.cleanName(hello.name)
         deviceProtocol = hello.protocolVersion
         stage = .open
         if let id = hello.deviceId, services.isPaired(id) {
             return [.send(.authRequired(.init(hostName: services.hostName)))]
         }
-        services.pairingWanted(by: deviceName, now: now)
+        services.pairingWanted(by: deviceName)
         return [.send(.needPairing(.init(hostName: services.hostName)))]
     }
 
-    private mutating func beginPairing(_ start: DeviceMessage.PairStart, now: Date, services: Services)
+    private mutating func beginPairing(_ start: DeviceMessage.PairStart, services: Services)
         -> [SessionAction]
     {
         if !start.name.isEmpty { deviceName = Self.cleanName(start.name) }
-        switch services.beginPairing(start, now: now) {
+        switch services.beginPairing(start) {
         case .next(let challenge, let state):
             stage = .pairing(state, name: deviceName)
             return [.send(.pairChallenge(challenge))]
         case .refused(let failure):
             stage = .open
-            return [.send(.pairingFailed(failure))]
+            return [.send(failure)]
         }
     }
 
-    private mutating func finishPairing(_ confirm: DeviceMessage.PairConfirm, now: Date, services: Services)
+    private mutating func finishPairing(_ confirm: DeviceMessage.PairConfirm, services: Services)
         -> [SessionAction]
     {
         guard case .pairing(let state, let name) = stage else {
@@ -46,9 +46,9 @@ extension SessionMachine {
         }
         // One confirmation per exchange: a wrong one needs a fresh pairStart (one guess per attempt).
         stage = .open
-        switch services.finishPairing(state, confirm, name: name, now: now) {
+        switch services.finishPairing(state, confirm, name: name) {
         case .next(let paired, let device): return [.paired(device), .send(.paired(paired))]
-        case .refused(let failure): return [.send(.pairingFailed(failure))]
+        case .refused(let failure): return [.send(failure)]
         }
     }
 
@@ -59,7 +59,7 @@ extension SessionMachine {
             return [.send(.authChallenge(challenge))]
         case .refused(let refusal):
             stage = .open
-            return [.send(.unauthorized(refusal))]
+            return [.send(refusal)]
         }
     }
 
@@ -74,7 +74,7 @@ extension SessionMachine {
             return [.sendSealed(welcome), .authorized(deviceId: deviceId, protocolVersion: deviceProtocol)]
         case .refused(let refusal):
             stage = .closed
-            return [.send(.unauthorized(refusal)), .close(code: CloseCode.policyViolation, reason: "bad proof")]
+            return [.send(refusal), .close(code: CloseCode.policyViolation, reason: "bad proof")]
         }
     }
 

@@ -48,7 +48,7 @@ public struct SessionMachine<Services: SessionServices> {
         } catch {
             return [.send(.error(.init(for: error)))]
         }
-        return handshake(message, now: now, services: services)
+        return handshake(message, services: services)
     }
 
     /// A binary message arrived: devices never send binary (PROTOCOL §0).

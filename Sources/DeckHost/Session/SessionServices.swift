@@ -13,9 +13,10 @@ public protocol SealedChannel {
 }
 
 /// One handshake step: the reply and the state to keep, or a refusal.
-public enum HandshakeStep<Reply, State, Refusal> {
+public enum HandshakeStep<Reply, State> {
     case next(Reply, State)
-    case refused(Refusal)
+    /// Send this refusal (`pairingFailed`, `unauthorized` or `error`).
+    case refused(HostMessage)
 }
 
 /// The host-wide knowledge and crypto a session's handshake needs: the paired devices, the PIN gate,
@@ -33,17 +34,14 @@ public protocol SessionServices: AnyObject {
     /// Whether a device id belongs to a paired device.
     func isPaired(_ deviceId: String) -> Bool
     /// A device that is not paired said hello: issue a PIN if the gate allows, and tell the user.
-    func pairingWanted(by name: String, now: Date)
+    func pairingWanted(by name: String)
     /// Checks the PIN gate and answers `pairStart`.
-    func beginPairing(_ start: DeviceMessage.PairStart, now: Date)
-        -> HandshakeStep<HostMessage.PairChallenge, PairingState, HostMessage.PairingFailed>
+    func beginPairing(_ start: DeviceMessage.PairStart) -> HandshakeStep<HostMessage.PairChallenge, PairingState>
     /// Checks `cA`; on success creates the device (the caller stores it).
-    func finishPairing(_ state: PairingState, _ confirm: DeviceMessage.PairConfirm, name: String, now: Date)
-        -> HandshakeStep<HostMessage.Paired, PairedDevice, HostMessage.PairingFailed>
+    func finishPairing(_ state: PairingState, _ confirm: DeviceMessage.PairConfirm, name: String)
+        -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     /// Answers `authStart` for a paired device.
-    func beginAuth(_ start: DeviceMessage.AuthStart)
-        -> HandshakeStep<HostMessage.AuthChallenge, AuthState, HostMessage.Unauthorized>
-    /// Checks the device proof and derives the channel.
-    func finishAuth(_ state: AuthState, _ finish: DeviceMessage.AuthFinish)
-        -> HandshakeStep<Void, Channel, HostMessage.Unauthorized>
+    func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, AuthState>
+    /// Checks the device proof and derives the channel; a refusal closes the connection.
+    func finishAuth(_ state: AuthState, _ finish: DeviceMessage.AuthFinish) -> HandshakeStep<Void, Channel>
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One paired device as kept in the secrets file (`devices.json`).
-public struct PairedDevice: Codable, Equatable, Sendable {
+public struct DeviceRecord: Codable, Equatable, Sendable {
     /// 16 random bytes as lowercase hex, given at pairing.
     public var id: String
     /// The name the device gave, at most 64 characters.
@@ -43,12 +43,12 @@ public struct PairedDevice: Codable, Equatable, Sendable {
 
 /// The secrets file's top level; a wrapper object so that fields can be added later.
 struct DeviceFile: Codable, Equatable {
-    var devices: [PairedDevice]
+    var devices: [DeviceRecord]
 
-    init(devices: [PairedDevice]) { self.devices = devices }
+    init(devices: [DeviceRecord]) { self.devices = devices }
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        devices = try c.decodeIfPresent([PairedDevice].self, forKey: .devices) ?? []
+        devices = try c.decodeIfPresent([DeviceRecord].self, forKey: .devices) ?? []
     }
 }

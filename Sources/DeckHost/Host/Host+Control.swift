@@ -1,0 +1,100 @@
+import DeckKit
+import DeckTransport
+import Foundation
+
+extension Host {
+    /// Answers a request from the CLI.
+    public func control(_ request: ControlRequest) -> ControlResponse {
+        switch request.command {
+        case .pair: return pair()
+        case .devices: return listing()
+        case .status: return status()
+        case .allowScreen: return allowScreen(request.name, request.on)
+        case .revoke: return revoke(request.name)
+        case .disconnectViewer: return .failure("screen viewing is not part of this host yet")
+        }
+    }
+
+    private func pair() -> ControlResponse {
+        var response = ControlResponse()
+        response.pin = services.issuePin()
+        response.url = address
+        response.expiresIn = 300
+        response.hostName = hostName
+        return response
+    }
+
+    private func listing() -> ControlResponse {
+        var response = ControlResponse()
+        let live = authorizedConnections
+        response.devices = devices.records.map { record in
+            let note = ProtocolVersion.gap(device: record.lastProtocol ?? ProtocolVersion.current, host: ProtocolVersion.current)
+            return DeviceSummary(
+                id: record.id, name: record.name, screenAllowed: record.screenAllowed, lastSeen: record.lastSeen,
+                connections: live.filter { $0.1 == record.id }.count, protocolVersion: record.lastProtocol,
+                note: note == .deviceOutdated ? "(app update needed)" : "")
+        }
+        return response
+    }
+
+    private func status() -> ControlResponse {
+        var response = listing()
+        response.hostName = hostName
+        response.port = port
+        response.url = address
+        response.pendingConnections = connections.count - authorizedConnections.count
+        response.problems = store.problems
+        return response
+    }
+
+    private func oneDevice(_ name: String?) -> Result<DeviceRecord, ControlResponseFailure> {
+        guard let name, !name.isEmpty else { return .failure(.init("name a device (see `touchdeck devices`)")) }
+        let found = devices.matching(name)
+        guard !found.isEmpty else { return .failure(.init("no paired device is called \(name)")) }
+        guard found.count == 1 else {
+            return .failure(.init("\(found.count) devices are called \(name); use the start of the id instead"))
+        }
+        return .success(found[0])
+    }
+
+    private func allowScreen(_ name: String?, _ on: Bool?) -> ControlResponse {
+        guard let on else { return .failure("say on or off") }
+        switch oneDevice(name) {
+        case .failure(let failure): return .failure(failure.text)
+        case .success(let record):
+            do {
+                try devices.update(id: record.id) { $0.screenAllowed = on }
+            } catch {
+                return .failure("could not save: \(error)")
+            }
+            log.notice("screen viewing \(on ? "allowed" : "denied")", ["device.name": record.name])
+            return listing()
+        }
+    }
+
+    /// Forgets the device and closes its connections; its secret no longer authenticates.
+    private func revoke(_ name: String?) -> ControlResponse {
+        switch oneDevice(name) {
+        case .failure(let failure): return .failure(failure.text)
+        case .success(let record):
+            do {
+                try devices.remove(id: record.id)
+            } catch {
+                return .failure("could not save: \(error)")
+            }
+            for (id, deviceId) in authorizedConnections where deviceId == record.id {
+                guard var connection = connections[id] else { continue }
+                let actions = connection.session.end(reason: "device revoked")
+                connections[id] = connection
+                perform(actions, for: id)
+            }
+            log.notice("revoked a device", ["device.name": record.name])
+            return listing()
+        }
+    }
+}
+
+struct ControlResponseFailure: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}

@@ -1,0 +1,58 @@
+import DeckActions
+import DeckKit
+import DeckTransport
+import Foundation
+
+extension Host {
+    /// An opened request from an authorized device.
+    func handleRequest(_ message: DeviceMessage, from id: ConnectionID) {
+        if let edit = message.layoutEdit { return applyEdit(edit, from: id) }
+        switch message {
+        case .press(let press): pressed(press, from: id)
+        default:
+            // Apps, volume, keypad, screen and typing are added by their own parts of the host.
+            sendSealed(.error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
+        }
+    }
+
+    /// Applies a layout edit, saves it, then sends the new layout to every authorized device.
+    /// Edits are handled one at a time in arrival order, so the later edit of a slot wins.
+    func applyEdit(_ edit: any LayoutEdit, from id: ConnectionID) {
+        var layout = config.layout
+        do {
+            try edit.apply(to: &layout)
+        } catch {
+            return sendSealed(.error(.init(for: error)), to: id)
+        }
+        config.layout = layout
+        do {
+            try store.save(config, to: .config)
+        } catch {
+            log.error("could not save the layout: \(error)")
+            sendSealed(.error(.init(code: .unavailable, message: "the layout changed but could not be saved")), to: id)
+        }
+        broadcast(.layout(.init(layout: layout)))
+    }
+
+    private func pressed(_ press: DeviceMessage.Press, from id: ConnectionID) {
+        guard let button = config.layout.button(page: press.page, index: press.index) else {
+            let reply = HostMessage.PressResult(page: press.page, index: press.index, ok: false, reason: "empty slot")
+            return sendSealed(.pressResult(reply), to: id)
+        }
+        let runner = actions
+        Task {
+            let result = await runner.run(button)
+            await self.pressFinished(press, result, for: id)
+        }
+    }
+
+    private func pressFinished(_ press: DeviceMessage.Press, _ result: ActionResult, for id: ConnectionID) {
+        // The connection may have closed while the action ran; sendSealed drops it then.
+        let reply: HostMessage.PressResult
+        switch result {
+        case .ok: reply = .init(page: press.page, index: press.index, ok: true)
+        case .failed(let reason): reply = .init(page: press.page, index: press.index, ok: false, reason: reason)
+        }
+        sendSealed(.pressResult(reply), to: id)
+    }
+}

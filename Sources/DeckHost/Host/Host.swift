@@ -1,0 +1,144 @@
+import DeckActions
+import DeckCrypto
+import DeckKit
+import DeckTransport
+import Foundation
+
+/// The daemon's state: connections and their sessions, the layout, the paired devices and the PIN gate.
+/// One actor owns all of it; transport events arrive in order through `run`.
+public actor Host {
+    struct Connection {
+        var session: SessionMachine<CryptoServices>
+        let info: ConnectionInfo
+    }
+
+    let link: any DeviceLink
+    let store: ConfigStore
+    let actions: ActionRunner
+    let notifier: Notifier
+    let log: Logger
+    let now: @Sendable () -> Date
+    let hostName: String
+    /// The HTTPS address devices open, for `touchdeck pair` and the setup page.
+    public let address: String
+    let port: Int
+    var config: HostConfig
+    let devices: DeviceBook
+    let services: CryptoServices
+    var connections: [ConnectionID: Connection] = [:]
+
+    /// A host over `link` that keeps its files in `store`.
+    public init(
+        link: any DeviceLink, store: ConfigStore, actions: ActionRunner, notifier: Notifier, log: Logger,
+        port: Int, address: String, hostName: String? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        makePin: @escaping @Sendable () -> String = PairingGate.randomPin
+    ) {
+        let config = store.load(.config, as: HostConfig.self, fallback: HostConfig())
+        let devices = DeviceBook(store: store)
+        let name = hostName ?? config.hostName ?? Host.computerName()
+        self.link = link
+        self.store = store
+        self.actions = actions
+        self.notifier = notifier
+        self.log = log
+        self.now = now
+        self.port = port
+        self.address = address
+        self.config = config
+        self.devices = devices
+        self.hostName = name
+        services = CryptoServices(
+            hostName: name, devices: devices, gate: PairingGate(makePin: makePin), clock: clock, log: log
+        ) { pin, device in
+            // The PIN goes to the desktop notification only, never to the log.
+            log.notice("a new device asks to pair; its PIN is shown in a desktop notification", ["device.name": device])
+            notifier.notify("TouchDeck: \(device.isEmpty ? "a device" : device) wants to pair", "PIN \(pin)")
+        }
+        for problem in store.problems { log.error(problem) }
+    }
+
+    /// Handles transport events until the stream ends.
+    public func run(_ events: AsyncStream<TransportEvent>) async {
+        for await event in events { handle(event) }
+    }
+
+    /// Handles one transport event.
+    public func handle(_ event: TransportEvent) {
+        switch event {
+        case .opened(let id, let info):
+            connections[id] = Connection(session: SessionMachine(), info: info)
+        case .text(let text, let id):
+            guard var connection = connections[id] else { return }
+            let actions = connection.session.receive(text: text, now: now(), services: services)
+            connections[id] = connection
+            perform(actions, for: id)
+        case .binary(let id):
+            guard var connection = connections[id] else { return }
+            let actions = connection.session.receiveBinary()
+            connections[id] = connection
+            perform(actions, for: id)
+        case .closed(let id):
+            connections[id] = nil
+        }
+    }
+
+    /// Carries out what a session asked for.
+    func perform(_ actions: [SessionAction], for id: ConnectionID) {
+        for action in actions {
+            switch action {
+            case .send(let message): link.send(text: String(decoding: message.encode(), as: UTF8.self), to: id)
+            case .sendSealed(let message): sendSealed(message, to: id)
+            case .close(let code, let reason):
+                log.info("closing a connection", ["conn": "\(id)", "close.code": "\(code)", "close.reason": reason])
+                link.close(id)
+            case .paired(let record): remember(record)
+            case .authorized(let deviceId, let protocolVersion): authorized(id, deviceId, protocolVersion)
+            case .request(let message): handleRequest(message, from: id)
+            }
+        }
+    }
+
+    func sendSealed(_ message: HostMessage, to id: ConnectionID) {
+        guard let text = connections[id]?.session.seal(message) else { return }
+        link.send(text: text, to: id)
+    }
+
+    private func remember(_ record: DeviceRecord) {
+        do {
+            try devices.add(record)
+            log.notice("paired a new device", ["device.name": record.name])
+        } catch {
+            log.error("could not save the new device: \(error)", ["device.name": record.name])
+        }
+    }
+
+    private func authorized(_ id: ConnectionID, _ deviceId: String, _ protocolVersion: Int) {
+        try? devices.update(id: deviceId) {
+            $0.lastSeen = now()
+            $0.lastProtocol = protocolVersion
+        }
+        let name = devices.record(id: deviceId)?.name ?? ""
+        log.info("device authorized", ["conn": "\(id)", "device.name": name, "device.protocol": "\(protocolVersion)"])
+        sendSealed(.layout(.init(layout: config.layout)), to: id)
+    }
+
+    /// Every authorized connection.
+    var authorizedConnections: [(ConnectionID, String)] {
+        connections.compactMap { id, c in c.session.authorizedDevice.map { (id, $0) } }
+    }
+
+    /// Sends a message to every authorized device (and only to those).
+    func broadcast(_ message: HostMessage) {
+        for (id, _) in authorizedConnections { sendSealed(message, to: id) }
+    }
+
+    /// The computer's name for mDNS and `hostName`.
+    public static func computerName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "TouchDeck host" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "TouchDeck host" : name
+    }
+}

@@ -1,0 +1,123 @@
+import DeckActions
+import DeckTransport
+import Foundation
+
+/// `touchdeck serve`: certificates, the WebSocket server, the host, the control socket and mDNS, wired
+/// together and run until SIGINT or SIGTERM.
+public struct HostDaemon {
+    /// What `serve` was asked for.
+    public struct Options: Sendable {
+        public var port: Int
+        public var configDirectory: URL
+        public var webRoot: URL?
+        public var advertise: Bool
+
+        public init(port: Int, configDirectory: URL, webRoot: URL?, advertise: Bool = true) {
+            self.port = port
+            self.configDirectory = configDirectory
+            self.webRoot = webRoot
+            self.advertise = advertise
+        }
+    }
+
+    let options: Options
+    let log: Logger
+
+    public init(options: Options, log: Logger) {
+        self.options = options
+        self.log = log
+    }
+
+    /// Runs until the process is told to stop.
+    public func run() async throws {
+        let store = try ConfigStore(directory: options.configDirectory)
+        let certificates = try CertificateStore.prepare(in: options.configDirectory.appendingPathComponent("tls"))
+        if certificates.outcome == .created {
+            log.notice("created a local certificate authority; each device must trust it once (see the setup page)")
+        }
+        let events = TransportEvents()
+        let routes = SetupRoutesBox()
+        var configuration = ServerConfiguration(certificate: certificates, port: options.port, webRoot: options.webRoot)
+        configuration.pingInterval = 5
+        configuration.deadPeerTimeout = 15
+        let server = WebSocketServer(configuration: configuration, handler: events.handler { routes.value?.respond(to: $0) })
+        let port = try server.start()
+        let address = Self.httpsAddress(port: port)
+        let host = Host(
+            link: server, store: store, actions: .live(), notifier: .desktop, log: log, port: port, address: address)
+        routes.value = SetupRoutes(
+            hostName: await host.hostName, addresses: Self.setupAddresses(), port: port,
+            caPEM: (try? Data(contentsOf: certificates.authority)) ?? Data())
+        let control = ControlServer(path: ControlSocket.path(configDirectory: options.configDirectory), log: log) {
+            await host.control($0)
+        }
+        try control.start()
+        let mdns = MDNSAdvertiser(name: await host.hostName, port: UInt16(port), log: log)
+        if options.advertise { mdns.start() }
+        log.notice("serving", ["url": address, "plain": "http://\(Self.primaryAddress()):\(port)/", "config": options.configDirectory.path])
+        let stopper = Task { await Self.waitForSignal() }
+        let runner = Task { await host.run(events.stream) }
+        await stopper.value
+        log.notice("stopping")
+        mdns.stop()
+        control.stop()
+        server.stop()
+        events.finish()
+        await runner.value
+    }
+
+    /// `https://<first LAN address>:port/`, or localhost when there is none.
+    public static func httpsAddress(port: Int) -> String { "https://\(primaryAddress()):\(port)/" }
+
+    /// `name.local` first, then LAN addresses, for the setup page's links.
+    static func setupAddresses() -> [String] {
+        let identity = LocalIdentity.current()
+        let names = identity.dnsNames.filter { $0.hasSuffix(".local") }
+        return names + identity.ipAddresses.filter { !$0.hasPrefix("127.") && $0 != "::1" }
+    }
+
+    static func primaryAddress() -> String {
+        let identity = LocalIdentity.current()
+        let lan = identity.ipAddresses.first { !$0.hasPrefix("127.") && $0 != "::1" && !$0.contains(":") }
+        return lan ?? "localhost"
+    }
+
+    private static func waitForSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = OnceFlag()
+            for number in [SIGINT, SIGTERM] {
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { if once.claim() { continuation.resume() } }
+                source.resume()
+                SignalSources.keep(source)
+            }
+        }
+    }
+}
+
+/// Holds the setup routes, made once the port and CA are known; the transport thread reads them.
+/// `@unchecked Sendable`: every access holds the lock.
+final class SetupRoutesBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: SetupRoutes?
+    var value: SetupRoutes? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Resumes a continuation at most once. `@unchecked Sendable`: the flag is guarded by the lock.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+    func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
+}
+
+/// Signal sources live as long as the process. `@unchecked Sendable`: guarded by the lock.
+enum SignalSources {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    static func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+}

@@ -1,0 +1,92 @@
+import DeckHost
+import Foundation
+
+struct DevicesCommand: Command {
+    static let name = "devices"
+    static let summary = """
+        devices [--config-dir D]         list paired devices with when they were last seen
+          touchdeck devices allow-screen NAME on|off
+          touchdeck devices revoke NAME
+        """
+    let arguments: Arguments
+    let request: ControlRequest
+
+    init(_ arguments: Arguments) throws {
+        self.arguments = arguments
+        let words = arguments.positionals
+        switch words.first {
+        case nil: request = ControlRequest(command: .devices)
+        case "allow-screen":
+            guard words.count == 3, ["on", "off"].contains(words[2]) else {
+                throw UsageError("usage: touchdeck devices allow-screen NAME on|off")
+            }
+            request = ControlRequest(command: .allowScreen, name: words[1], on: words[2] == "on")
+        case "revoke":
+            guard words.count == 2 else { throw UsageError("usage: touchdeck devices revoke NAME") }
+            request = ControlRequest(command: .revoke, name: words[1])
+        default: throw UsageError("unknown devices command '\(words[0])'")
+        }
+    }
+
+    func validate() throws { try arguments.allow(options: ["config-dir"]) }
+
+    func run() async throws -> Int32 {
+        guard let response = ask(request, arguments) else { return 1 }
+        switch request.command {
+        case .revoke: print("Revoked \(request.name ?? ""); its connections were closed and it must pair again.")
+        case .allowScreen: print("Screen viewing \(request.on == true ? "allowed" : "denied") for \(request.name ?? "").")
+        default: break
+        }
+        Self.printTable(response.devices ?? [])
+        return 0
+    }
+
+    static func printTable(_ devices: [DeviceSummary]) {
+        guard !devices.isEmpty else { return print("No paired devices. Pair one with `touchdeck pair`.") }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        print("NAME                 SCREEN  LAST SEEN          ID")
+        for device in devices.sorted(by: { $0.name < $1.name }) {
+            let seen = device.connections > 0 ? "connected now" : device.lastSeen.map { formatter.string(from: $0) } ?? "never"
+            let name = device.name.isEmpty ? "(unnamed)" : device.name
+            let padded = name.padding(toLength: max(20, name.count), withPad: " ", startingAt: 0)
+            print("\(padded) \(device.screenAllowed ? "on " : "off")     \(seen.padding(toLength: 18, withPad: " ", startingAt: 0)) \(device.id.prefix(8))\(device.note.isEmpty ? "" : " " + device.note)")
+        }
+    }
+}
+
+struct DoctorCommand: Command {
+    static let name = "doctor"
+    static let summary = "doctor [--config-dir D]          check display, XTest, XShm, sound, mDNS, certificate"
+    let arguments: Arguments
+
+    init(_ arguments: Arguments) throws { self.arguments = arguments }
+
+    func validate() throws { try arguments.allow(options: ["config-dir"]) }
+
+    func run() async throws -> Int32 {
+        let checks = Doctor(configDirectory: arguments.configDirectory).run()
+        for check in checks {
+            print("\(check.ok ? "ok  " : "FAIL") \(check.name): \(check.detail)")
+            if !check.ok { print("     fix: \(check.fix)") }
+        }
+        return checks.allSatisfy(\.ok) ? 0 : 1
+    }
+}
+
+/// Finds the web client's folder: `--web-root`, `$TOUCHDECK_WEB`, a `Web/` above the executable (a build in
+/// the checkout), or the installed share dir.
+enum WebRoot {
+    static func find(_ option: String?) -> URL? {
+        if let option { return URL(fileURLWithPath: option) }
+        if let env = ProcessInfo.processInfo.environment["TOUCHDECK_WEB"] { return URL(fileURLWithPath: env) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("Web")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("app/index.html").path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        let shared = URL(fileURLWithPath: "/usr/share/touchdeck/web")
+        return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+    }
+}
