@@ -1,9 +1,11 @@
 """Media packets inside sealed binaries, host → device (PROTOCOL §7).
 
 `parse_packet` returns a VideoPacket, an AudioPacket, or None for a packet to drop (shorter than its header
-says, or of an unknown kind). It never raises on packet bytes.
+says, a video packet without a frame byte, audio with a partial sample frame, or an unknown kind). It never
+raises on packet bytes. `encode_video` and `encode_audio` write the same layout back.
 """
 
+import struct
 from dataclasses import dataclass, field
 
 CODEC_H264 = 1
@@ -26,7 +28,11 @@ class VideoPacket:
 class AudioPacket:
     channels: int
     sample_rate: int
-    samples: bytes  # 16-bit little-endian, channels interleaved
+    samples: list  # signed 16-bit values, channels interleaved
+
+    @property
+    def frame_count(self):
+        return len(self.samples) // self.channels
 
 
 class _Reader:
@@ -76,7 +82,8 @@ def parse_video(data):
         if packet.parameter_sets is None:
             return None
     packet.frame = reader.rest()
-    return packet
+    # Everything before the frame is counted, so a packet cut there still looks whole: no frame, no packet.
+    return packet if packet.frame else None
 
 
 def _parameter_sets(reader):
@@ -97,6 +104,26 @@ def parse_audio(data):
     reader = _Reader(data)
     header = reader.take(2)
     sample_rate = reader.integer(4)
-    if header is None or sample_rate is None:
+    if header is None or sample_rate is None or header[1] == 0 or sample_rate == 0:
         return None
-    return AudioPacket(channels=header[1], sample_rate=sample_rate, samples=reader.rest())
+    body, channels = reader.rest(), header[1]
+    if len(body) % (2 * channels):
+        return None  # a partial sample frame: the packet was cut
+    samples = list(struct.unpack(f"<{len(body) // 2}h", body))
+    return AudioPacket(channels=channels, sample_rate=sample_rate, samples=samples)
+
+
+def encode_video(packet):
+    flags = (FLAG_KEYFRAME if packet.keyframe else 0) | (FLAG_TIMESTAMP if packet.capture_time_us is not None else 0)
+    out = bytes([packet.codec, flags])
+    if packet.capture_time_us is not None:
+        out += packet.capture_time_us.to_bytes(8, "big") + packet.processing_time_us.to_bytes(4, "big")
+    if packet.keyframe:
+        out += bytes([len(packet.parameter_sets)])
+        out += b"".join(len(chunk).to_bytes(2, "big") + chunk for chunk in packet.parameter_sets)
+    return out + packet.frame
+
+
+def encode_audio(packet):
+    header = bytes([KIND_AUDIO, packet.channels]) + packet.sample_rate.to_bytes(4, "big")
+    return header + struct.pack(f"<{len(packet.samples)}h", *packet.samples)
