@@ -77,10 +77,13 @@ def silent(host, port):
     deadline = time.monotonic() + 30
     try:
         while time.monotonic() < deadline:
+            sock.settimeout(max(deadline - time.monotonic(), 0.1))
             if not sock.recv(4096):  # pings arrive and are never answered; EOF means the server dropped us
                 return {"upgraded": upgraded, "closed": True}
-    except (ConnectionResetError, socket.timeout):
+    except ConnectionResetError:
         return {"upgraded": upgraded, "closed": True}
+    except socket.timeout:
+        pass
     return {"upgraded": upgraded, "closed": False}
 
 
