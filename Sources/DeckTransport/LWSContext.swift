@@ -93,7 +93,7 @@ final class LWSContext {
         protocols.deinitialize(count: 2)
         protocols.deallocate()
         retryPolicy.deallocate()
-        strings.forEach { Foundation.free($0) }
+        for string in strings { Foundation.free(string) }
     }
 }
 

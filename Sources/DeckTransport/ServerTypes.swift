@@ -1,6 +1,6 @@
 import Foundation
 
-/// Identifies one WebSocket connection for the lifetime of a server; never reused.
+/// Identifies one WebSocket connection; never reused within the process.
 public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     /// The counter value, starting at 1.
     public let rawValue: UInt64

@@ -46,7 +46,7 @@ extension ServiceCore {
         guard let connection = connectionsByWSI[wsi] else { return 0 }
         let sent = connection.flushing
         connection.flushing.removeAll()
-        sent.forEach { $0() }
+        for onSent in sent { onSent() }
         if connection.outbox.isEmpty {
             guard connection.closeRequested else { return 0 }
             // Closed only after what was queued before `close` has gone out.

@@ -51,7 +51,6 @@ final class ServiceCore {
     var connections: [ConnectionID: Connection] = [:]
     var connectionsByWSI: [OpaquePointer: Connection] = [:]
     var httpBodies: [OpaquePointer: PendingBody] = [:]
-    private var lastID: UInt64 = 0
 
     init(configuration: ServerConfiguration, handler: WebSocketHandler, inbox: CommandInbox) {
         self.configuration = configuration
@@ -71,7 +70,8 @@ final class ServiceCore {
         case LWS_CALLBACK_RECEIVE: return received(wsi, UnsafeRawBufferPointer(start: input, count: length))
         case LWS_CALLBACK_SERVER_WRITEABLE: return writeable(wsi)
         case LWS_CALLBACK_CLOSED: closed(wsi)
-        case LWS_CALLBACK_HTTP: return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+        case LWS_CALLBACK_HTTP:
+            return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
             httpBodies[wsi] = nil
@@ -91,9 +91,11 @@ final class ServiceCore {
     }
 
     func nextID() -> ConnectionID {
-        lastID += 1
-        return ConnectionID(rawValue: lastID)
+        ConnectionID(rawValue: Self.idCounter.next())
     }
+
+    /// Process-wide, so an id is never reused, not even after a stop and a new start.
+    private static let idCounter = IDCounter()
 
     private func runCommands() {
         for command in inbox.drain() {
@@ -123,4 +125,17 @@ final class ServiceCore {
 }
 
 @available(*, unavailable) extension ServiceCore: Sendable {}
+
+/// A counter shared by every server in the process. `@unchecked Sendable`: `last` is only touched under `lock`.
+final class IDCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+
+    func next() -> UInt64 {
+        lock.withLock {
+            last += 1
+            return last
+        }
+    }
+}
 @available(*, unavailable) extension Connection: Sendable {}

@@ -50,8 +50,10 @@ import Testing
         let ca = server.certificates.authority.path
         let result = try await runToolAsync(
             "/usr/bin/curl",
-            ["-s", "--cacert", ca, "-o", "/dev/null", "-w", "%{size_download} %{content_type}",
-             "https://localhost:\(server.port)/app/big.png"])
+            [
+                "-s", "--cacert", ca, "-o", "/dev/null", "-w", "%{size_download} %{content_type}",
+                "https://localhost:\(server.port)/app/big.png",
+            ])
         #expect(result.output == "300000 image/png")
     }
 
@@ -70,7 +72,9 @@ import Testing
         let refused = try makeServer { $0.servesWebRootToLoopbackHTTP = false }
         let result = try await curl("http://127.0.0.1:\(refused.port)/app/main.js")
         #expect(result.status == 404)
-        #expect(try await curl("https://localhost:\(refused.port)/app/main.js", ca: refused.certificates.authority.path).status == 200)
+        #expect(
+            try await curl("https://localhost:\(refused.port)/app/main.js", ca: refused.certificates.authority.path)
+                .status == 200)
     }
 
     @Test func missingAndEscapingPathsAre404() async throws {
@@ -79,8 +83,10 @@ import Testing
         #expect(try await curl("https://localhost:\(server.port)/app/nothing.js", ca: ca).status == 404)
         let escape = try await runToolAsync(
             "/usr/bin/curl",
-            ["-s", "--path-as-is", "--cacert", ca, "-o", "/dev/null", "-w", "%{http_code}",
-             "https://localhost:\(server.port)/../certs/ca-key.pem"])
+            [
+                "-s", "--path-as-is", "--cacert", ca, "-o", "/dev/null", "-w", "%{http_code}",
+                "https://localhost:\(server.port)/../certs/ca-key.pem",
+            ])
         #expect(escape.output != "200")
     }
 

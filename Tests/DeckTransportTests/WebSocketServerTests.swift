@@ -16,7 +16,9 @@ import Testing
 
     @Test func secureWebSocketOnTheSamePort() async throws {
         let server = try TestServer()
-        let result = try await runClient(["echo", server.tlsURL, "over tls", "--ca", server.certificates.authority.path])
+        let result = try await runClient([
+            "echo", server.tlsURL, "over tls", "--ca", server.certificates.authority.path,
+        ])
         #expect(result["reply"] as? String == "over tls")
         #expect(server.recorder.opened.values.map(\.isTLS) == [true])
         let plain = try await runClient(["echo", server.plainURL, "then plain"])
@@ -112,5 +114,29 @@ import Testing
         configuration.webRoot = nil
         let second = WebSocketServer(configuration: configuration, handler: WebSocketHandler())
         #expect(throws: TransportError.self) { try second.start() }
+    }
+}
+
+@Suite struct CrossThreadSendTests {
+    @Test func sendsFromManyThreadsAllArriveInPerThreadOrder() async throws {
+        let server = try TestServer()
+        let client = Task {
+            try await runToolAsync(Checkout.python, [Checkout.client, "listen", server.plainURL, "200"])
+        }
+        #expect(await eventually { server.recorder.opened.count == 1 })
+        let id = try #require(server.recorder.opened.keys.first)
+        let target = server.server!
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<50 { target.send(text: "\(thread):\(index)", to: id) }
+        }
+        let output = try await client.value.output
+        let line = try #require(output.split(separator: "\n").last)
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String]]
+        let messages = try #require(object?["messages"])
+        #expect(messages.count == 200)
+        for thread in 0..<4 {
+            let own = messages.filter { $0.hasPrefix("\(thread):") }
+            #expect(own == (0..<50).map { "\(thread):\($0)" })
+        }
     }
 }

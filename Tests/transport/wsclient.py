@@ -5,6 +5,7 @@ Each subcommand prints one JSON object on stdout; the Swift test checks it. Usag
   wsclient.py fragments URL PART... [--ca CA]     send one text message as fragments, print the reply
   wsclient.py oversize URL SIZE                   connection A sends SIZE bytes, B then echoes; print both
   wsclient.py receive URL COUNT SIZE              ask for COUNT binary messages of SIZE bytes, print sizes
+  wsclient.py listen URL COUNT                    print the first COUNT messages the server sends
   wsclient.py idle URL SECONDS                    stay idle (answering pings), then echo; print the reply
   wsclient.py silent HOST PORT                    upgrade with a raw socket, never answer; print when closed
 """
@@ -59,6 +60,11 @@ async def receive(url, count, size):
         return {"sizes": sizes}
 
 
+async def listen(url, count):
+    async with connect(url, max_size=None) as ws:
+        return {"messages": [await ws.recv() for _ in range(count)]}
+
+
 async def idle(url, seconds):
     async with connect(url, ping_interval=None) as ws:  # no client pings: only the server's keep it alive
         await asyncio.sleep(seconds)
@@ -99,6 +105,8 @@ def main(argv):
         result = asyncio.run(oversize(plain[0], int(plain[1])))
     elif command == "receive":
         result = asyncio.run(receive(plain[0], int(plain[1]), int(plain[2])))
+    elif command == "listen":
+        result = asyncio.run(listen(plain[0], int(plain[1])))
     elif command == "idle":
         result = asyncio.run(idle(plain[0], float(plain[1])))
     elif command == "silent":

@@ -40,9 +40,10 @@ public enum CertificateStore {
         let (authority, authorityKey, createdAuthority) = try loadOrCreateAuthority(paths)
         var outcome: CertificateFiles.Outcome = createdAuthority ? .created : .reused
         let current = try? loadServer(paths)
-        let usable = current.map {
-            isUsable($0, authority: authorityKey, identity: identity, now: now)
-        } ?? false
+        let usable =
+            current.map {
+                isUsable($0, authority: authorityKey, identity: identity, now: now)
+            } ?? false
         if createdAuthority || !usable {
             try createServer(paths, identity: identity, authority: authority, authorityKey: authorityKey)
             if !createdAuthority { outcome = .renewedServer }
