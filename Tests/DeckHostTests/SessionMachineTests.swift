@@ -49,7 +49,10 @@ import Testing
     }
 
     @Test mutating func binaryFromADeviceCloses() {
-        #expect(session.receiveBinary() == [.close(code: 1003, reason: "binary messages from a device are not allowed")])
+        #expect(session.receiveBinary() == [
+            .send(.error(.init(code: .badMessage, message: "binary messages from a device are not allowed"))),
+            .close(code: 1003, reason: "binary messages from a device are not allowed"),
+        ])
         #expect(sendRaw(DeviceMessage.hello(.init(name: "x")).text).isEmpty)
     }
 
@@ -151,7 +154,10 @@ import Testing
     @Test mutating func aFloodOfPreAuthMessagesEndsInAClose() {
         var last: [SessionAction] = []
         for _ in 0..<41 { last = send(.press(.init(page: 0, index: 0))) }
-        #expect(last == [.close(code: 1008, reason: "too many messages before authorization")])
+        #expect(last == [
+            .send(.error(.init(code: .badMessage, message: "too many messages before authorization"))),
+            .close(code: 1008, reason: "too many messages before authorization"),
+        ])
         #expect(send(.hello(.init(name: "x"))).isEmpty)
     }
 
@@ -175,6 +181,12 @@ import Testing
     @Test mutating func namesAreCleanedAndShortened() {
         _ = send(.hello(.init(name: "i\u{07}Pad\n" + String(repeating: "x", count: 100))))
         #expect(session.deviceName == "iPad" + String(repeating: "x", count: 60))
+    }
+
+    @Test mutating func binaryAfterAuthorizationIsRefusedSealed() {
+        _ = authorize()
+        guard case .sendSealed(.error(let reply)) = session.receiveBinary().first else { Issue.record("no error"); return }
+        #expect(reply.message == "binary messages from a device are not allowed")
     }
 
     @Test mutating func hostEndingASessionClosesOnce() {

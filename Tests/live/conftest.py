@@ -48,12 +48,18 @@ async def reconnect(host, device_id, secret, name="again", wss=False):
     return client, layout
 
 
-async def closed_code(client, timeout=10):
-    """Reads (and drops) messages until the host closes the connection; returns the close code."""
+async def until_closed(client, timeout=10):
+    """Reads messages until the host closes the connection; returns (messages, close code or None)."""
     from touchdeck.transports import Closed
 
+    seen = []
     while True:
         try:
-            await client.recv(timeout=timeout)
+            seen.append(await client.recv(timeout=timeout))
         except Closed as closed:
-            return closed.code
+            return seen, closed.code
+
+
+async def closed_code(client, timeout=10):
+    """Drops messages until the host closes the connection; returns the close code (None: no close frame)."""
+    return (await until_closed(client, timeout))[1]

@@ -40,7 +40,7 @@ public struct SessionMachine<Services: SessionServices> {
         if case .closed = stage { return [] }
         if case .authorized = stage { return receiveSealed(text, services: services) }
         guard flood.admit(now: now) else {
-            return close(CloseCode.policyViolation, "too many messages before authorization")
+            return refuseAndClose(CloseCode.policyViolation, "too many messages before authorization")
         }
         let message: DeviceMessage
         do {
@@ -54,7 +54,7 @@ public struct SessionMachine<Services: SessionServices> {
     /// A binary message arrived: devices never send binary (PROTOCOL §0).
     public mutating func receiveBinary() -> [SessionAction] {
         if case .closed = stage { return [] }
-        return close(CloseCode.unsupportedData, "binary messages from a device are not allowed")
+        return refuseAndClose(CloseCode.unsupportedData, "binary messages from a device are not allowed")
     }
 
     /// The host ends the session (revoked device, shutdown).
@@ -76,6 +76,13 @@ public struct SessionMachine<Services: SessionServices> {
         guard case .authorized(var channel, let id) = stage else { return nil }
         defer { stage = .authorized(channel, deviceId: id) }
         return try? channel.sealBinary(payload)
+    }
+
+    /// Says why in an `error` (sealed when authorized) before closing, so the device can tell its user.
+    private mutating func refuseAndClose(_ code: UInt16, _ reason: String) -> [SessionAction] {
+        let error = HostMessage.error(.init(code: .badMessage, message: reason))
+        let tell: SessionAction = authorizedDevice == nil ? .send(error) : .sendSealed(error)
+        return [tell] + close(code, reason)
     }
 
     private mutating func close(_ code: UInt16, _ reason: String) -> [SessionAction] {
