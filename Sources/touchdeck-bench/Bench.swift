@@ -14,7 +14,7 @@ enum Bench {
     /// speed as a multiple of the baseline's ("0.93× memcpy baseline" = 7 % slower than the copy).
     @discardableResult
     static func compare(
-        _ name: String, iterations: Int, baseline: String, _ reference: () -> Void, _ body: () -> Void
+        _ name: String, iterations: Int, baseline: String, reference: () -> Void, subject body: () -> Void
     ) -> Double {
         let base = measure(baseline, iterations: iterations, reference)
         let rate = opsPerSecond(iterations: iterations, body)

@@ -18,15 +18,18 @@ private func layoutEdits() {
     var layout = DeckLayout.empty
     var pages = layout.pages
     var slot = 0
-    Bench.compare("layout.set", iterations: 200_000, baseline: "array.write", {
-        slot = (slot + 1) % 12
-        pages[0][slot] = slot.isMultiple(of: 2) ? blog : nil
-        blackHole(pages)
-    }) {
-        slot = (slot + 1) % 12
-        try? layout.set(page: 0, index: slot, button: blog)
-        blackHole(layout)
-    }
+    Bench.compare(
+        "layout.set", iterations: 200_000, baseline: "array.write",
+        reference: {
+            slot = (slot + 1) % 12
+            pages[0][slot] = slot.isMultiple(of: 2) ? blog : nil
+            blackHole(pages)
+        },
+        subject: {
+            slot = (slot + 1) % 12
+            try? layout.set(page: 0, index: slot, button: blog)
+            blackHole(layout)
+        })
     Bench.measure("layout.setClear", iterations: 200_000) {
         slot = (slot + 1) % 12
         try? layout.set(page: 1, index: slot, button: blog)
@@ -37,11 +40,14 @@ private func layoutEdits() {
 private func messageCoding() {
     let press = DeviceMessage.press(.init(page: 0, index: 3))
     let text = press.encode()
-    Bench.compare("message.decodePress", iterations: 50_000, baseline: "JSONSerialization", {
-        blackHole(try? JSONSerialization.jsonObject(with: text))
-    }) {
-        blackHole(try? DeviceMessage.decode(text))
-    }
+    Bench.compare(
+        "message.decodePress", iterations: 50_000, baseline: "JSONSerialization",
+        reference: {
+            blackHole(try? JSONSerialization.jsonObject(with: text))
+        },
+        subject: {
+            blackHole(try? DeviceMessage.decode(text))
+        })
     Bench.measure("message.encodePress", iterations: 50_000) { blackHole(press.encode()) }
 }
 
@@ -54,23 +60,30 @@ private func videoPackets() {
         // A real copy of the same number of bytes: what any packetizer must at least do.
         blackHole(bytes.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) })
     }
-    Bench.compare("packet.encode300KB", iterations: 2_000, baseline: "memcpy", copy) {
-        blackHole(packet.encoded())
-    }
-    Bench.compare("packet.decode300KB", iterations: 2_000, baseline: "memcpy", copy) {
-        blackHole(VideoPacket(decoding: bytes))
-    }
+    Bench.compare(
+        "packet.encode300KB", iterations: 2_000, baseline: "memcpy", reference: copy,
+        subject: {
+            blackHole(packet.encoded())
+        })
+    Bench.compare(
+        "packet.decode300KB", iterations: 2_000, baseline: "memcpy", reference: copy,
+        subject: {
+            blackHole(VideoPacket(decoding: bytes))
+        })
 }
 
 private func sendGate() {
     var gate = SendGate(fps: 60)
     var counter = 0
-    Bench.compare("sendGate.beginFinish", iterations: 2_000_000, baseline: "counter", {
-        counter += 1
-        counter -= 1
-        blackHole(counter)
-    }) {
-        blackHole(gate.begin(keyframe: false))
-        gate.finish()
-    }
+    Bench.compare(
+        "sendGate.beginFinish", iterations: 2_000_000, baseline: "counter",
+        reference: {
+            counter += 1
+            counter -= 1
+            blackHole(counter)
+        },
+        subject: {
+            blackHole(gate.begin(keyframe: false))
+            gate.finish()
+        })
 }

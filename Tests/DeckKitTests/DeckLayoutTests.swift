@@ -55,9 +55,13 @@ private let files = Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let blog = Button(label: "Blog", kind: .command("blogrun"))
-    #expect(String(decoding: try encoder.encode(blog), as: UTF8.self) == #"{"command":"blogrun","kind":"command","label":"Blog"}"#)
+    #expect(
+        String(decoding: try encoder.encode(blog), as: UTF8.self)
+            == #"{"command":"blogrun","kind":"command","label":"Blog"}"#)
     let home = Button(label: "Home", kind: .terminal(directory: ""))
-    #expect(String(decoding: try encoder.encode(home), as: UTF8.self) == #"{"directory":"","kind":"terminal","label":"Home"}"#)
+    #expect(
+        String(decoding: try encoder.encode(home), as: UTF8.self)
+            == #"{"directory":"","kind":"terminal","label":"Home"}"#)
 }
 
 @Test(arguments: [

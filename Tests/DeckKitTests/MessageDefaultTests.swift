@@ -17,10 +17,12 @@ import Testing
 }
 
 @Test func greetingsWithoutProtocolAreOne() throws {
-    #expect(try HostMessage.decode(#"{"type":"needPairing","hostName":"h"}"#)
-        == .needPairing(.init(hostName: "h", protocolVersion: 1)))
-    #expect(try HostMessage.decode(#"{"type":"authRequired","hostName":"h"}"#)
-        == .authRequired(.init(hostName: "h", protocolVersion: 1)))
+    #expect(
+        try HostMessage.decode(#"{"type":"needPairing","hostName":"h"}"#)
+            == .needPairing(.init(hostName: "h", protocolVersion: 1)))
+    #expect(
+        try HostMessage.decode(#"{"type":"authRequired","hostName":"h"}"#)
+            == .authRequired(.init(hostName: "h", protocolVersion: 1)))
 }
 
 @Test func pointerWithoutScrollIsZero() throws {

@@ -23,7 +23,10 @@ private func deviceError(_ text: String) -> MessageError? {
     (#"{"type":"press","page":1}"#, "missing field 'index'"),
     (#"{"type":"press","page":"1","index":2}"#, "wrong kind of value for 'page'"),
     (#"{"type":"keypad","key":"F13"}"#, "invalid value for 'key'"),
-    (#"{"type":"setButton","page":0,"index":0,"button":{"label":"x","kind":"rocket"}}"#, "invalid value for 'button.kind'"),
+    (
+        #"{"type":"setButton","page":0,"index":0,"button":{"label":"x","kind":"rocket"}}"#,
+        "invalid value for 'button.kind'"
+    ),
     (#"{"type":"setButton","page":0,"index":0,"button":{"label":"x","kind":"app"}}"#, "missing field 'button.appId'"),
 ])
 func malformedInputNamesTheFieldOnly(input: String, expected: String) {
@@ -36,7 +39,9 @@ func malformedInputNamesTheFieldOnly(input: String, expected: String) {
 }
 
 @Test func errorsMapToWireCodesInOnePlace() {
-    #expect(HostMessage.ErrorReply(for: MessageError.unknownType("dance")) == .init(code: .unknownType, message: "unknown type dance"))
+    #expect(
+        HostMessage.ErrorReply(for: MessageError.unknownType("dance"))
+            == .init(code: .unknownType, message: "unknown type dance"))
     #expect(HostMessage.ErrorReply(for: MessageError.malformed("missing field 'x'")).code == .badMessage)
     #expect(HostMessage.ErrorReply(for: LayoutError.indexOutOfRange(index: 12)).code == .badMessage)
     struct Elsewhere: Error {}

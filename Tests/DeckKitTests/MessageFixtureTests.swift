@@ -17,7 +17,8 @@ let hostTypes = [
 ]
 
 @Test func everyProtocolMessageHasAFixtureAndAReader() throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("messages").path)
+    let files = try FileManager.default.contentsOfDirectory(
+        atPath: Fixtures.root.appendingPathComponent("messages").path)
     let fixtureTypes = Set(files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
     #expect(fixtureTypes == Set(deviceTypes + hostTypes))
     #expect(Set(DeviceMessage.readers.keys) == Set(deviceTypes))

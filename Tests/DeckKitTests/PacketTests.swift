@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 private func hex(_ text: String) -> Data {
-    Data(stride(from: 0, to: text.count, by: 2).map { at in
-        let start = text.index(text.startIndex, offsetBy: at)
-        return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
-    })
+    Data(
+        stride(from: 0, to: text.count, by: 2).map { at in
+            let start = text.index(text.startIndex, offsetBy: at)
+            return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
+        })
 }
 
 private func expected(_ file: String) throws -> [String: Any] {

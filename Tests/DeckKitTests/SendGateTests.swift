@@ -60,8 +60,10 @@ import Testing
     // The keyframe that would end the episode was itself dropped; waiting for another one without
     // asking would stall until the safety interval.
     var gate = SendGate(limit: 1)
-    let steps = [gate.begin(keyframe: true), gate.begin(keyframe: false), gate.takeKeyframeRequest(),
-                 gate.begin(keyframe: true), gate.takeKeyframeRequest(), gate.takeKeyframeRequest()]
+    let steps = [
+        gate.begin(keyframe: true), gate.begin(keyframe: false), gate.takeKeyframeRequest(),
+        gate.begin(keyframe: true), gate.takeKeyframeRequest(), gate.takeKeyframeRequest(),
+    ]
     #expect(steps == [true, false, true, false, true, false])
 }
 

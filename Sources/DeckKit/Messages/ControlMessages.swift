@@ -34,9 +34,22 @@ extension DeviceMessage {
         public static let type = "keypad"
         /// The keys of the keypad tab.
         public enum Key: String, Codable, Hashable, Sendable, CaseIterable {
-            case digit0 = "0", digit1 = "1", digit2 = "2", digit3 = "3", digit4 = "4"
-            case digit5 = "5", digit6 = "6", digit7 = "7", digit8 = "8", digit9 = "9"
-            case point = ".", plus = "+", minus = "-", multiply = "*", divide = "/", equals = "="
+            case digit0 = "0"
+            case digit1 = "1"
+            case digit2 = "2"
+            case digit3 = "3"
+            case digit4 = "4"
+            case digit5 = "5"
+            case digit6 = "6"
+            case digit7 = "7"
+            case digit8 = "8"
+            case digit9 = "9"
+            case point = "."
+            case plus = "+"
+            case minus = "-"
+            case multiply = "*"
+            case divide = "/"
+            case equals = "="
             case enter, backspace
         }
         public var key: Key

@@ -19,7 +19,8 @@ extension DeviceMessage {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case protocolVersion = "protocol", name, deviceId
+            case protocolVersion = "protocol"
+            case name, deviceId
         }
 
         public init(from decoder: any Decoder) throws {

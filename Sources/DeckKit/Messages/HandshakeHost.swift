@@ -13,7 +13,10 @@ extension HostMessage {
             self.protocolVersion = protocolVersion
         }
 
-        private enum CodingKeys: String, CodingKey { case hostName, protocolVersion = "protocol" }
+        private enum CodingKeys: String, CodingKey {
+            case hostName
+            case protocolVersion = "protocol"
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,7 +37,10 @@ extension HostMessage {
             self.protocolVersion = protocolVersion
         }
 
-        private enum CodingKeys: String, CodingKey { case hostName, protocolVersion = "protocol" }
+        private enum CodingKeys: String, CodingKey {
+            case hostName
+            case protocolVersion = "protocol"
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -130,7 +136,10 @@ extension HostMessage {
             self.hostName = hostName
         }
 
-        private enum CodingKeys: String, CodingKey { case protocolVersion = "protocol", hostName }
+        private enum CodingKeys: String, CodingKey {
+            case protocolVersion = "protocol"
+            case hostName
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
