@@ -76,8 +76,9 @@ public struct PointerPlan: Sendable {
     private func clickCount(at point: Point, now: TimeInterval) -> Int {
         guard let last = lastClick else { return 1 }
         let elapsed = now - last.time
-        let distance = ((point.x - last.point.x) * (point.x - last.point.x)
-            + (point.y - last.point.y) * (point.y - last.point.y)).squareRoot()
+        let dx = point.x - last.point.x
+        let dy = point.y - last.point.y
+        let distance = (dx * dx + dy * dy).squareRoot()
         let continues = elapsed >= 0 && elapsed <= Self.doubleClickInterval && distance <= Self.doubleClickDistance
         return continues ? last.count % Self.maxClicks + 1 : 1
     }

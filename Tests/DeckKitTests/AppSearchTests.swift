@@ -67,6 +67,7 @@ private func names(_ query: String) throws -> [String] {
     let got = AppSearch.search(apps, query: "term")
     #expect(got.map(\.app.id) == ["c", "d", "b", "x.term"])
     #expect(got.map(\.group) == [.namePrefix, .namePrefix, .nameContains, .id])
+    #expect(AppSearch.Group.allCases.sorted() == [.all, .namePrefix, .nameContains, .initials, .id])
 }
 
 @Test func syllableIndexUsesTheSeedFormula() throws {

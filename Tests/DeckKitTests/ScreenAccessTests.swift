@@ -4,19 +4,20 @@ import Testing
 private let ipad = ScreenAccess.Viewer(deviceId: "a1", name: "iPad")
 
 /// Seed part 7's table, one row per case, plus the order of the checks.
-@Test(arguments: [
-    // allowed, permission, locked, viewer, expected
-    (true, true, false, nil, ScreenAccess.Decision.start),
-    (false, true, false, nil, .notAllowed),
-    (true, false, false, nil, .noPermission),
-    (true, true, true, nil, .locked),
-    (true, true, false, ipad, .busy(viewer: "iPad")),
-    // not allowed hides everything else
-    (false, false, true, ipad, .notAllowed),
-    // permission before lock before busy
-    (true, false, true, ipad, .noPermission),
-    (true, true, true, ipad, .locked),
-] as [(Bool, Bool, Bool, ScreenAccess.Viewer?, ScreenAccess.Decision)])
+@Test(
+    arguments: [
+        // allowed, permission, locked, viewer, expected
+        (true, true, false, nil, ScreenAccess.Decision.start),
+        (false, true, false, nil, .notAllowed),
+        (true, false, false, nil, .noPermission),
+        (true, true, true, nil, .locked),
+        (true, true, false, ipad, .busy(viewer: "iPad")),
+        // not allowed hides everything else
+        (false, false, true, ipad, .notAllowed),
+        // permission before lock before busy
+        (true, false, true, ipad, .noPermission),
+        (true, true, true, ipad, .locked),
+    ] as [(Bool, Bool, Bool, ScreenAccess.Viewer?, ScreenAccess.Decision)])
 func screenAccessTable(
     allowed: Bool, permission: Bool, locked: Bool, viewer: ScreenAccess.Viewer?, expected: ScreenAccess.Decision
 ) {
@@ -44,5 +45,6 @@ func screenAccessTable(
     #expect(ScreenAccess.Decision.notAllowed.denial == HostMessage.ScreenDenied(reason: .notAllowed))
     #expect(ScreenAccess.Decision.noPermission.denial == HostMessage.ScreenDenied(reason: .noPermission))
     #expect(ScreenAccess.Decision.locked.denial == HostMessage.ScreenDenied(reason: .locked))
-    #expect(ScreenAccess.Decision.busy(viewer: "iPad").denial == HostMessage.ScreenDenied(reason: .busy, viewer: "iPad"))
+    #expect(
+        ScreenAccess.Decision.busy(viewer: "iPad").denial == HostMessage.ScreenDenied(reason: .busy, viewer: "iPad"))
 }
