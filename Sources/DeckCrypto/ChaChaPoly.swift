@@ -37,14 +37,54 @@ public enum ChaChaPoly {
 
     /// Seals with a fresh random nonce; returns `nonce(12) || ciphertext || tag(16)`, the wire `box`.
     public static func sealBox(_ plaintext: Data, key: Data, ad: Data) throws -> Data {
+        try sealBox(plaintext, key: key, ad: ad, header: Data())
+    }
+
+    /// `header || nonce || ciphertext || tag` in one buffer: sealed video frames are large, so the
+    /// ciphertext is written in place instead of being copied behind the header afterwards.
+    public static func sealBox(_ plaintext: Data, key: Data, ad: Data, header: Data) throws -> Data {
+        guard key.count == keySize else { throw CryptoError.malformed("AEAD key size") }
         let nonce = SecureRandom.bytes(nonceSize)
-        return nonce + (try seal(plaintext, key: key, nonce: nonce, ad: ad))
+        let bodyAt = header.count + nonceSize
+        var out = Data(count: bodyAt + plaintext.count + tagSize)
+        try out.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            buffer.copyBytes(from: header + nonce)
+            let context = try CipherContext()
+            try context.start(key: key, nonce: nonce, encrypt: true)
+            try context.addAuthenticatedData(ad)
+            try plaintext.withUnsafeBytes { input in
+                try context.update(input, into: buffer.baseAddress! + bodyAt)
+            }
+            try context.finish()
+            try context.tag(into: buffer.baseAddress! + bodyAt + plaintext.count)
+        }
+        return out
     }
 
     /// Opens a `nonce || ciphertext || tag` box.
     public static func openBox(_ box: Data, key: Data, ad: Data) throws -> Data {
-        guard box.count >= nonceSize + tagSize else { throw CryptoError.malformed("box too short") }
-        return try open(box.dropFirst(nonceSize), key: key, nonce: box.prefix(nonceSize), ad: ad)
+        try openBox(box, skipping: 0, key: key, ad: ad)
+    }
+
+    /// Opens the box that starts `skipping` bytes into `message`, without copying it out first.
+    public static func openBox(_ message: Data, skipping headerSize: Int, key: Data, ad: Data) throws -> Data {
+        guard key.count == keySize else { throw CryptoError.malformed("AEAD key size") }
+        let count = message.count - headerSize - nonceSize - tagSize
+        guard headerSize >= 0, count >= 0 else { throw CryptoError.malformed("box too short") }
+        var plaintext = Data(count: count)
+        try message.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            let nonce = Data(input[headerSize..<headerSize + nonceSize])
+            let context = try CipherContext()
+            try context.start(key: key, nonce: nonce, encrypt: false)
+            try context.addAuthenticatedData(ad)
+            try plaintext.withUnsafeMutableBytes { output in
+                let body = UnsafeRawBufferPointer(rebasing: input[(headerSize + nonceSize)...].prefix(count))
+                try context.update(body, into: output.baseAddress)
+            }
+            try context.setTag(Data(input.suffix(tagSize)))
+            guard (try? context.finish()) != nil else { throw CryptoError.authenticationFailed }
+        }
+        return plaintext
     }
 
     private static func checkSizes(key: Data, nonce: Data) throws {
@@ -101,6 +141,22 @@ final class CipherContext {
         }
         try check(result, "EVP_CipherUpdate")
         return out.prefix(Int(written))
+    }
+
+    /// Encrypts or decrypts `input` into `output`, which has room for `input.count` bytes.
+    func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer?) throws {
+        if input.isEmpty { return }
+        guard input.count < Int32.max, let output else { throw CryptoError.malformed("AEAD input too large") }
+        var written: Int32 = 0
+        let result = EVP_CipherUpdate(
+            handle, output.assumingMemoryBound(to: UInt8.self), &written,
+            input.bindMemory(to: UInt8.self).baseAddress, Int32(input.count))
+        try check(result, "EVP_CipherUpdate")
+    }
+
+    func tag(into output: UnsafeMutableRawPointer) throws {
+        let result = EVP_CIPHER_CTX_ctrl(handle, EVP_CTRL_AEAD_GET_TAG, Int32(ChaChaPoly.tagSize), output)
+        try check(result, "EVP_CTRL_AEAD_GET_TAG")
     }
 
     func finish() throws {

@@ -62,7 +62,7 @@ public struct SecureChannel: Sendable {
     /// Opens a `secure` envelope; returns the inner JSON bytes.
     public mutating func open(_ envelope: SecureEnvelope) throws(SealError) -> Data {
         guard envelope.seq > 0, let box = Data(base64Encoded: envelope.box) else { throw .malformed }
-        let inner = try Self.openBox(box, key: receiveKey, ad: Data(String(envelope.seq).utf8))
+        let inner = try Self.openBox(box, skipping: 0, key: receiveKey, ad: Data(String(envelope.seq).utf8))
         guard envelope.seq > receivedText else { throw .replayed }
         receivedText = envelope.seq
         return inner
@@ -71,7 +71,7 @@ public struct SecureChannel: Sendable {
     /// Seals one binary message.
     public mutating func sealBinary(_ body: Data) -> Data {
         sentBinary += 1
-        return Bytes.bigEndian(sentBinary) + Self.sealOrTrap(body, key: sendKey, ad: Self.binaryAD(sentBinary))
+        return Self.sealOrTrap(body, key: sendKey, ad: Self.binaryAD(sentBinary), header: Bytes.bigEndian(sentBinary))
     }
 
     /// Opens one sealed binary message; returns the inner bytes.
@@ -79,7 +79,7 @@ public struct SecureChannel: Sendable {
         guard message.count >= Self.binaryOverhead else { throw .malformed }
         let seq = Bytes.readBigEndian(message)
         guard seq > 0 else { throw .malformed }
-        let inner = try Self.openBox(message.dropFirst(8), key: receiveKey, ad: Self.binaryAD(seq))
+        let inner = try Self.openBox(message, skipping: 8, key: receiveKey, ad: Self.binaryAD(seq))
         guard seq > receivedBinary else { throw .replayed }
         receivedBinary = seq
         return inner
@@ -87,18 +87,18 @@ public struct SecureChannel: Sendable {
 
     static func binaryAD(_ seq: UInt64) -> Data { Data("bin|\(seq)".utf8) }
 
-    private static func openBox(_ box: Data, key: Data, ad: Data) throws(SealError) -> Data {
-        guard box.count >= ChaChaPoly.nonceSize + ChaChaPoly.tagSize else { throw .malformed }
+    private static func openBox(_ message: Data, skipping header: Int, key: Data, ad: Data) throws(SealError) -> Data {
+        guard message.count >= header + ChaChaPoly.nonceSize + ChaChaPoly.tagSize else { throw .malformed }
         do {
-            return try ChaChaPoly.openBox(Data(box), key: key, ad: ad)
+            return try ChaChaPoly.openBox(message, skipping: header, key: key, ad: ad)
         } catch {
             throw .badSeal
         }
     }
 
-    private static func sealOrTrap(_ plaintext: Data, key: Data, ad: Data) -> Data {
+    private static func sealOrTrap(_ plaintext: Data, key: Data, ad: Data, header: Data = Data()) -> Data {
         do {
-            return try ChaChaPoly.sealBox(plaintext, key: key, ad: ad)
+            return try ChaChaPoly.sealBox(plaintext, key: key, ad: ad, header: header)
         } catch {
             // Key and nonce sizes are fixed by this type, so only a broken libcrypto gets here.
             preconditionFailure("ChaCha20-Poly1305 seal failed")
