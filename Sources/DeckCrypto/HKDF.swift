@@ -7,9 +7,11 @@ public enum HKDF {
     public static func derive(ikm: Data, salt: Data = Data(), info: Data = Data(), length: Int) throws -> Data {
         guard length > 0, length <= 255 * 32 else { throw CryptoError.malformed("HKDF length") }
         let context = try KDFContext(algorithm: "HKDF")
-        return try context.derive(length: length, strings: [("digest", "SHA256")], octets: [
-            ("key", ikm), ("salt", salt), ("info", info),
-        ])
+        return try context.derive(
+            length: length, strings: [("digest", "SHA256")],
+            octets: [
+                ("key", ikm), ("salt", salt), ("info", info),
+            ])
     }
 }
 

@@ -24,7 +24,9 @@ func runCryptoBench(frames: Int = 400) -> Double {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let megabytesPerSecond = Double(opened) / 1_000_000 / seconds
     let perFrame = seconds / Double(frames) * 1000
-    print(String(format: "crypto.sealOpen300KB  %.1f MB/s  (%.3f ms per frame, seal+open, %d frames)",
-                 megabytesPerSecond, perFrame, frames))
+    print(
+        String(
+            format: "crypto.sealOpen300KB  %.1f MB/s  (%.3f ms per frame, seal+open, %d frames)",
+            megabytesPerSecond, perFrame, frames))
     return megabytesPerSecond
 }

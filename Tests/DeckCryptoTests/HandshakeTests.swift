@@ -81,7 +81,9 @@ import Testing
         let credentials = try pair(host, pin: "246810").get()
         #expect(credentials.secret.count == 32 && credentials.deviceId.count == 32)
         #expect(registry.secret(forDevice: credentials.deviceId) == credentials.secret)
-        #expect(host.reply(.hello(.init(name: "iPad", deviceId: credentials.deviceId))) == .authRequired(.init(hostName: "desk")))
+        #expect(
+            host.reply(.hello(.init(name: "iPad", deviceId: credentials.deviceId)))
+                == .authRequired(.init(hostName: "desk")))
         var channel = try #require(try authorize(host, credentials))
         let press = DeviceMessage.press(.init(page: 0, index: 3))
         #expect(host.send(.secure(channel.seal(press))) == [.inner(press.encode())])
@@ -117,7 +119,9 @@ import Testing
         _ = host.send(.hello(.init(name: "iPad")))
         let credentials = try pair(host, pin: "246810").get()
         #expect(registry.revoke(deviceId: credentials.deviceId))
-        #expect(host.reply(.hello(.init(name: "iPad", deviceId: credentials.deviceId))) == .needPairing(.init(hostName: "desk")))
+        #expect(
+            host.reply(.hello(.init(name: "iPad", deviceId: credentials.deviceId)))
+                == .needPairing(.init(hostName: "desk")))
         let device = try DeviceAuth(credentials: credentials)
         #expect(host.reply(.authStart(device.start)) == .unauthorized(.init(reason: .unknownDevice)))
     }
@@ -149,7 +153,8 @@ import Testing
         let credentials = try pair(host, pin: "246810").get()
         _ = try #require(try authorize(host, credentials))
         let device = try DevicePairing(pin: "246810", name: "iPad")
-        let mustBeSealed = HostHandshake.Action.send(.error(.init(code: .mustBeSealed, message: "send messages sealed")))
+        let mustBeSealed = HostHandshake.Action.send(
+            .error(.init(code: .mustBeSealed, message: "send messages sealed")))
         #expect(host.send(.pairStart(device.start)) == [mustBeSealed])
         #expect(host.send(.press(.init(page: 0, index: 0))) == [mustBeSealed])
         #expect(host.send(.authStart(try DeviceAuth(credentials: credentials).start)) == [mustBeSealed])
@@ -194,7 +199,9 @@ import Testing
         let host = Host(registry: registry, now: t0)
         var wire: [Data] = []
         let pin = "246810"
-        for action in host.send(.hello(.init(name: "iPad"))) { if case .send(let m) = action { wire.append(m.encode()) } }
+        for action in host.send(.hello(.init(name: "iPad"))) {
+            if case .send(let m) = action { wire.append(m.encode()) }
+        }
         for _ in 0..<2 { _ = try pair(host, pin: "111111") }
         var device = try DevicePairing(pin: pin, name: "iPad")
         guard case .pairChallenge(let challenge) = host.reply(.pairStart(device.start)) else { return }

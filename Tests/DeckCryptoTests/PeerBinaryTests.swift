@@ -66,12 +66,17 @@ import Testing
             throw CryptoError.malformed("no auth challenge")
         }
         var (finish, channel) = try auth.receive(authChallenge)
-        guard case .secure(let first) = try peer.send(.authFinish(finish)) else { throw CryptoError.malformed("no secure") }
+        guard case .secure(let first) = try peer.send(.authFinish(finish)) else {
+            throw CryptoError.malformed("no secure")
+        }
         #expect(try HostMessage.decode(channel.open(first)) == .authorized(.init(hostName: "peer")))
         let echo = Data(#"{"text":"hi","type":"echo"}"#.utf8)
-        guard case .secure(let reply) = try peer.send(.secure(channel.seal(echo))) else { throw CryptoError.malformed("no echo") }
+        guard case .secure(let reply) = try peer.send(.secure(channel.seal(echo))) else {
+            throw CryptoError.malformed("no echo")
+        }
         #expect(try channel.open(reply) == echo)
-        let binaryLine = try peer.send(Data(#"{"binary":"\#(channel.sealBinary(Data([9, 9])).base64EncodedString())"}"#.utf8))
+        let binaryLine = try peer.send(
+            Data(#"{"binary":"\#(channel.sealBinary(Data([9, 9])).base64EncodedString())"}"#.utf8))
         let wrapper = try JSONDecoder().decode([String: String].self, from: binaryLine)
         #expect(try channel.openBinary(Data(base64Encoded: wrapper["binary"] ?? "") ?? Data()) == Data([9, 9]))
     }

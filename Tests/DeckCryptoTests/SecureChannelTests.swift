@@ -10,7 +10,9 @@ import Testing
     static func channels() -> (device: SecureChannel, host: SecureChannel) {
         let toHost = SecureRandom.bytes(32)
         let toDevice = SecureRandom.bytes(32)
-        return (SecureChannel(sendKey: toHost, receiveKey: toDevice), SecureChannel(sendKey: toDevice, receiveKey: toHost))
+        return (
+            SecureChannel(sendKey: toHost, receiveKey: toDevice), SecureChannel(sendKey: toDevice, receiveKey: toHost)
+        )
     }
 
     static let authorized = Data(#"{"type":"authorized"}"#.utf8)

@@ -1,3 +1,5 @@
 import Testing
+
 @testable import DeckCrypto
+
 @Test func errorsCompare() { #expect(CryptoError.malformed("a") != CryptoError.openssl("a")) }

@@ -11,8 +11,10 @@ import Testing
             let w = try P256Scalar(reducing: Vectors.bytes(entry, "w"))
             let idA = try Vectors.bytes(entry, "idA")
             let idB = try Vectors.bytes(entry, "idB")
-            let a = try Spake2(role: .a, w: w, scalar: P256Scalar(reducing: Vectors.bytes(entry, "x")), idA: idA, idB: idB)
-            let b = try Spake2(role: .b, w: w, scalar: P256Scalar(reducing: Vectors.bytes(entry, "y")), idA: idA, idB: idB)
+            let a = try Spake2(
+                role: .a, w: w, scalar: P256Scalar(reducing: Vectors.bytes(entry, "x")), idA: idA, idB: idB)
+            let b = try Spake2(
+                role: .b, w: w, scalar: P256Scalar(reducing: Vectors.bytes(entry, "y")), idA: idA, idB: idB)
             #expect(a.share == (try Vectors.bytes(entry, "pA")))
             #expect(b.share == (try Vectors.bytes(entry, "pB")))
             let keysA = try a.finish(peerShare: b.share)
@@ -56,7 +58,9 @@ import Testing
 
     @Test func garbageSharesAreRefused() throws {
         let device = try Spake2(role: .a, w: Spake2.passwordScalar(pin: "000000"), idA: Data(), idB: Data())
-        for garbage in [Data(), Data([4]), Data(repeating: 4, count: 65), Spake2.mEncoded, Data(repeating: 0, count: 70)] {
+        for garbage in [
+            Data(), Data([4]), Data(repeating: 4, count: 65), Spake2.mEncoded, Data(repeating: 0, count: 70),
+        ] {
             #expect(throws: CryptoError.invalidPoint) { try device.finish(peerShare: garbage) }
         }
     }
