@@ -71,7 +71,7 @@ final class LWSContext {
         // drops TLS and serves HTTP/WS as is, without redirecting to https.
         info.options =
             LWSOption.allowNonSSLOnSSLPort | LWSOption.allowHTTPOnHTTPSListener | LWSOption.validateUTF8
-            | LWSOption.failUponUnableToBind
+            | LWSOption.failUponUnableToBind | LWSOption.disableOSCACerts
         return info
     }
 
@@ -104,6 +104,8 @@ final class LWSContext {
 enum LWSOption {
     static let doSSLGlobalInit: UInt64 = 1 << 12
     static let allowNonSSLOnSSLPort: UInt64 = (1 << 3) | doSSLGlobalInit
+    /// The server never checks client certificates, so the system's trust store need not be loaded.
+    static let disableOSCACerts: UInt64 = 1 << 6
     static let validateUTF8: UInt64 = 1 << 8
     static let explicitVhosts: UInt64 = 1 << 13
     static let allowHTTPOnHTTPSListener: UInt64 = 1 << 29

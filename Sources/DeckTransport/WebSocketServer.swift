@@ -76,7 +76,8 @@ final class ServiceLoop: @unchecked Sendable {
     private var context: LWSContext?
     private let core: Unmanaged<ServiceCore>
     private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    /// Weak: the running thread keeps itself alive, and a strong reference here would be a cycle with its block.
+    private weak var thread: Thread?
 
     init(configuration: ServerConfiguration, handler: WebSocketHandler) throws {
         let core = ServiceCore(configuration: configuration, handler: handler, inbox: inbox)

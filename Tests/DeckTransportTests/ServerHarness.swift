@@ -128,7 +128,10 @@ func runToolAsync(_ executable: String, _ arguments: [String]) async throws -> T
     process.standardError = output
     process.standardInput = FileHandle.nullDevice
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        process.terminationHandler = { finished in
+            finished.terminationHandler = nil  // the process holds its handler: break that cycle
+            continuation.resume(returning: finished.terminationStatus)
+        }
         do { try process.run() } catch { continuation.resume(throwing: error) }
     }
     try output.close()
