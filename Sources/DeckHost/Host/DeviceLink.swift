@@ -19,7 +19,7 @@ public enum TransportEvent: Sendable {
 }
 
 /// Carries transport events from lws's service thread to the host's actor without reordering them:
-/// handler closures only yield into the stream (they must return quickly), `Host.run` consumes it.
+/// handler closures only yield into the stream (they must return quickly), `DeckServer.run` consumes it.
 public struct TransportEvents: Sendable {
     public let stream: AsyncStream<TransportEvent>
     private let continuation: AsyncStream<TransportEvent>.Continuation

@@ -43,7 +43,7 @@ public struct HostDaemon {
         let server = WebSocketServer(configuration: configuration, handler: events.handler { routes.value?.respond(to: $0) })
         let port = try server.start()
         let address = Self.httpsAddress(port: port)
-        let host = Host(
+        let host = DeckServer(
             link: server, store: store, actions: .live(), notifier: .desktop, log: log, port: port, address: address)
         routes.value = SetupRoutes(
             hostName: await host.hostName, addresses: Self.setupAddresses(), port: port,

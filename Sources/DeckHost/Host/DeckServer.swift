@@ -6,7 +6,7 @@ import Foundation
 
 /// The daemon's state: connections and their sessions, the layout, the paired devices and the PIN gate.
 /// One actor owns all of it; transport events arrive in order through `run`.
-public actor Host {
+public actor DeckServer {
     struct Connection {
         var session: SessionMachine<CryptoServices>
         let info: ConnectionInfo
@@ -37,7 +37,7 @@ public actor Host {
     ) {
         let config = store.load(.config, as: HostConfig.self, fallback: HostConfig())
         let devices = DeviceBook(store: store)
-        let name = hostName ?? config.hostName ?? Host.computerName()
+        let name = hostName ?? config.hostName ?? DeckServer.computerName()
         self.link = link
         self.store = store
         self.actions = actions

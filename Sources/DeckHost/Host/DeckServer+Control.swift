@@ -2,7 +2,7 @@ import DeckKit
 import DeckTransport
 import Foundation
 
-extension Host {
+extension DeckServer {
     /// Answers a request from the CLI.
     public func control(_ request: ControlRequest) -> ControlResponse {
         switch request.command {

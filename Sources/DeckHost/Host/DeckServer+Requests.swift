@@ -3,7 +3,7 @@ import DeckKit
 import DeckTransport
 import Foundation
 
-extension Host {
+extension DeckServer {
     /// An opened request from an authorized device.
     func handleRequest(_ message: DeviceMessage, from id: ConnectionID) {
         if let edit = message.layoutEdit { return applyEdit(edit, from: id) }
