@@ -30,40 +30,52 @@ public struct HostDaemon {
 
     /// Runs until the process is told to stop.
     public func run() async throws {
+        let stopSignal = Self.stopSignal()  // installed first, so an early SIGTERM still cleans up
         let store = try ConfigStore(directory: options.configDirectory)
-        let certificates = try CertificateStore.prepare(in: options.configDirectory.appendingPathComponent("tls"))
-        if certificates.outcome == .created {
-            log.notice("created a local certificate authority; each device must trust it once (see the setup page)")
-        }
+        let certificates = try prepareCertificates()
         let events = TransportEvents()
         let routes = SetupRoutesBox()
-        var configuration = ServerConfiguration(certificate: certificates, port: options.port, webRoot: options.webRoot)
-        configuration.pingInterval = 5
-        configuration.deadPeerTimeout = 15
-        let server = WebSocketServer(configuration: configuration, handler: events.handler { routes.value?.respond(to: $0) })
+        let server = WebSocketServer(
+            configuration: serverConfiguration(certificates), handler: events.handler { routes.value?.respond(to: $0) })
         let port = try server.start()
         let address = Self.httpsAddress(port: port)
         let host = DeckServer(
             link: server, store: store, actions: .live(), notifier: .desktop, log: log, port: port, address: address)
+        let hostName = await host.hostName
         routes.value = SetupRoutes(
-            hostName: await host.hostName, addresses: Self.setupAddresses(), port: port,
+            hostName: hostName, addresses: Self.setupAddresses(), port: port,
             caPEM: (try? Data(contentsOf: certificates.authority)) ?? Data())
         let control = ControlServer(path: ControlSocket.path(configDirectory: options.configDirectory), log: log) {
             await host.control($0)
         }
         try control.start()
-        let mdns = MDNSAdvertiser(name: await host.hostName, port: UInt16(port), log: log)
+        let mdns = MDNSAdvertiser(name: hostName, port: UInt16(port), log: log)
         if options.advertise { mdns.start() }
-        log.notice("serving", ["url": address, "plain": "http://\(Self.primaryAddress()):\(port)/", "config": options.configDirectory.path])
-        let stopper = Task { await Self.waitForSignal() }
+        log.notice("serving", ["url": address, "config": options.configDirectory.path])
         let runner = Task { await host.run(events.stream) }
-        await stopper.value
+        await stopSignal.value
         log.notice("stopping")
         mdns.stop()
         control.stop()
         server.stop()
         events.finish()
         await runner.value
+    }
+
+    private func prepareCertificates() throws -> CertificateFiles {
+        let certificates = try CertificateStore.prepare(in: options.configDirectory.appendingPathComponent("tls"))
+        if certificates.outcome == .created {
+            log.notice("created a local certificate authority; each device must trust it once (see the setup page)")
+        }
+        return certificates
+    }
+
+    private func serverConfiguration(_ certificates: CertificateFiles) -> ServerConfiguration {
+        var configuration = ServerConfiguration(certificate: certificates, port: options.port, webRoot: options.webRoot)
+        // PROTOCOL §0: ping every 5 s, drop a peer silent for 15 s.
+        configuration.pingInterval = 5
+        configuration.deadPeerTimeout = 15
+        return configuration
     }
 
     /// `https://<first LAN address>:port/`, or localhost when there is none.
@@ -82,17 +94,19 @@ public struct HostDaemon {
         return lan ?? "localhost"
     }
 
-    private static func waitForSignal() async {
+    /// A task that finishes at the first SIGINT or SIGTERM; the handlers are in place when this returns.
+    private static func stopSignal() -> Task<Void, Never> {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = OnceFlag()
-            for number in [SIGINT, SIGTERM] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { if once.claim() { continuation.resume() } }
-                source.resume()
-                SignalSources.keep(source)
-            }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        for number in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            SignalSources.keep(source)
+        }
+        return Task {
+            for await _ in stream { return }
         }
     }
 }
@@ -106,13 +120,6 @@ final class SetupRoutesBox: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
-}
-
-/// Resumes a continuation at most once. `@unchecked Sendable`: the flag is guarded by the lock.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-    func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
 }
 
 /// Signal sources live as long as the process. `@unchecked Sendable`: guarded by the lock.
