@@ -1,0 +1,46 @@
+/// A key on the keypad tab (the `keypad` message's `key` values).
+public enum KeypadKey: String, CaseIterable, Sendable {
+    case digit0 = "0", digit1 = "1", digit2 = "2", digit3 = "3", digit4 = "4"
+    case digit5 = "5", digit6 = "6", digit7 = "7", digit8 = "8", digit9 = "9"
+    case decimalPoint = ".", plus = "+", minus = "-", multiply = "*", divide = "/", equals = "="
+    case enter, backspace
+}
+
+/// The seam that types keypad keys into the desktop (STYLE practice 1).
+public struct KeyInjector: Sendable {
+    /// Types one key (press and release).
+    public var press: @Sendable (KeypadKey) async -> ActionResult
+
+    /// Creates an injector from its one operation.
+    public init(press: @escaping @Sendable (KeypadKey) async -> ActionResult) {
+        self.press = press
+    }
+
+    /// Types through XTest on `display` (nil: `$DISPLAY` of the host process). The display is opened on
+    /// first use and reopened after it goes away; without one every press fails with "no display".
+    public static func live(display: String? = nil) -> KeyInjector {
+        let keyboard = XKeyboard(displayName: display)
+        return KeyInjector { key in await keyboard.type(key) }
+    }
+
+    /// Answers `result`, reporting each key to `record`.
+    public static func fake(
+        result: ActionResult = .ok, record: @escaping @Sendable (KeypadKey) -> Void = { _ in }
+    ) -> KeyInjector {
+        KeyInjector { key in
+            record(key)
+            return result
+        }
+    }
+
+    /// Traps if called: for tests that must never type.
+    public static let unimplemented = KeyInjector { _ in
+        preconditionFailure("KeyInjector.press called in a test that does not expect it")
+    }
+
+    /// Types the key named by a `keypad` message, failing clearly for names outside the keypad.
+    public func press(wireKey: String) async -> ActionResult {
+        guard let key = KeypadKey(rawValue: wireKey) else { return .failed("unknown key") }
+        return await press(key)
+    }
+}

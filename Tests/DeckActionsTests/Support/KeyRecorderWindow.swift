@@ -1,0 +1,88 @@
+import CX11
+import Foundation
+
+@testable import DeckActions
+
+/// A private Xvfb of the test's own, so changing its layout (`setxkbmap de`) cannot disturb other
+/// suites on the shared display; stopped by PID.
+final class PrivateXvfb {
+    let name: String
+    private var child: ChildExit?
+
+    init() async throws {
+        // Display numbers from 300 up stay clear of with-desktop's (90…189).
+        var number = 300 + Int.random(in: 0..<200)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+            || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        {
+            number += 1
+        }
+        name = ":\(number)"
+        let arguments = ["/usr/bin/Xvfb", name, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+        child = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    deinit {
+        guard let child else { return }
+        kill(child.pid, SIGTERM)
+        while child.ended == nil { usleep(5000) }
+    }
+}
+
+/// A small X client: one focused window that turns KeyPress events into text with XLookupString, the
+/// way a plain X application reads typed characters.
+final class KeyRecorderWindow {
+    private let display: OpaquePointer
+    private let window: Window
+
+    init?(display name: String) {
+        guard let display = XOpenDisplay(name) else { return nil }
+        self.display = display
+        let screen = XDefaultScreen(display)
+        let root = XRootWindow(display, screen)
+        window = XCreateSimpleWindow(display, root, 0, 0, 200, 100, 0, 0, 0)
+        XSelectInput(display, window, KeyPressMask | StructureNotifyMask)
+        XMapWindow(display, window)
+        var event = XEvent()
+        repeat { XNextEvent(display, &event) } while event.type != MapNotify
+        // No window manager on Xvfb: the client takes the focus itself once it is viewable.
+        XSetInputFocus(display, window, RevertToParent, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
+    deinit {
+        XDestroyWindow(display, window)
+        XCloseDisplay(display)
+    }
+
+    /// Reads key presses until `count` characters arrived (or nothing arrives for `seconds`).
+    func read(count: Int, seconds: Double = 10) -> String {
+        var text = ""
+        let deadline = Date().addingTimeInterval(seconds)
+        while text.count < count && Date() < deadline {
+            guard XPending(display) > 0 else {
+                usleep(2000)
+                continue
+            }
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if event.type == MappingNotify {
+                // Required of every client: pick up keycodes the injector rebinds.
+                XRefreshKeyboardMapping(&event.xmapping)
+            } else if event.type == KeyPress {
+                text += lookup(&event)
+            }
+        }
+        return text
+    }
+
+    private func lookup(_ event: inout XEvent) -> String {
+        var buffer = [CChar](repeating: 0, count: 16)
+        var keysym: KeySym = 0
+        let length = XLookupString(&event.xkey, &buffer, Int32(buffer.count), &keysym, nil)
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
