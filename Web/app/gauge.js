@@ -1,4 +1,5 @@
 // The volume gauge (SPEC §4, §6): fills to the host's real value; dragging sends throttled changes.
+import { ICONS } from './icons.js';
 
 export const SEND_EVERY_MS = 60;
 
@@ -17,6 +18,7 @@ export class VolumeGauge {
     pressable(this.mute);
     this.#listenForDrags();
     this.#listenForKeys();
+    this.mute.innerHTML = ICONS.speaker;
     this.#paint(0);
   }
 
@@ -30,7 +32,7 @@ export class VolumeGauge {
     this.state = state;
     this.root.classList.toggle('unavailable', !state.available);
     this.root.classList.toggle('muted', state.muted);
-    this.mute.textContent = state.muted ? '🔇' : '🔊';
+    this.mute.innerHTML = state.muted ? ICONS.muted : ICONS.speaker;
     this.mute.setAttribute('aria-label', state.muted ? 'Unmute' : 'Mute');
     this.mute.setAttribute('aria-pressed', String(state.muted));
     if (!this.dragging) this.#paint(state.level);
