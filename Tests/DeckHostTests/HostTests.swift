@@ -103,6 +103,22 @@ import Testing
         #expect(await harness.send(.authStart(auth.start), on: id) == [.unauthorized(.init(reason: .unknownDevice))])
     }
 
+    @Test func aDeviceRevokedDuringItsHandshakeIsNotAuthorized() async throws {
+        let harness = try HostHarness()
+        let credentials = try await harness.pair(name: "Phone")
+        let id = await harness.open()
+        let auth = try DeviceAuth(credentials: credentials)
+        guard case .authChallenge(let challenge) = await harness.send(.authStart(auth.start), on: id).last else {
+            Issue.record("no challenge")
+            return
+        }
+        _ = await harness.host.control(ControlRequest(command: .revoke, name: "Phone"))
+        await harness.send(.authFinish(try auth.receive(challenge).finish), on: id)
+        #expect(harness.link.closed == [id])
+        let status = await harness.host.control(ControlRequest(command: .status))
+        #expect(status.devices?.isEmpty == true)
+    }
+
     @Test func aNewDeviceNotifiesOnceWhileItsPinIsLive() async throws {
         let harness = try HostHarness()
         for _ in 0..<3 {

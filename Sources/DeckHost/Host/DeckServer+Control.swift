@@ -83,10 +83,7 @@ extension DeckServer {
                 return .failure("could not save: \(error)")
             }
             for (id, deviceId) in authorizedConnections where deviceId == record.id {
-                guard var connection = connections[id] else { continue }
-                let actions = connection.session.end(reason: "device revoked")
-                connections[id] = connection
-                perform(actions, for: id)
+                end(id, reason: "device revoked")
             }
             log.notice("revoked a device", ["device.name": record.name])
             return listing()

@@ -115,6 +115,8 @@ public actor DeckServer {
     }
 
     private func authorized(_ id: ConnectionID, _ deviceId: String, _ protocolVersion: Int) {
+        // Revoked between authStart and authFinish: the proof was made with a secret that is gone now.
+        guard devices.record(id: deviceId) != nil else { return end(id, reason: "device revoked") }
         try? devices.update(id: deviceId) {
             $0.lastSeen = now()
             $0.lastProtocol = protocolVersion
@@ -122,6 +124,14 @@ public actor DeckServer {
         let name = devices.record(id: deviceId)?.name ?? ""
         log.info("device authorized", ["conn": "\(id)", "device.name": name, "device.protocol": "\(protocolVersion)"])
         sendSealed(.layout(.init(layout: config.layout)), to: id)
+    }
+
+    /// Ends one session (it says goodbye the way its machine decides) and closes the connection.
+    func end(_ id: ConnectionID, reason: String) {
+        guard var connection = connections[id] else { return }
+        let actions = connection.session.end(reason: reason)
+        connections[id] = connection
+        perform(actions, for: id)
     }
 
     /// Every authorized connection.
