@@ -1,16 +1,9 @@
 """Live tests: the real `touchdeck serve` on a free port with a temporary config dir, driven by the Python
-reference client (`Tests/interop/touchdeck`) and the CLI. `Tests/support/daemon.py` starts and stops it."""
-
-import asyncio
-import pathlib
-import sys
+reference client (`Tests/interop/touchdeck`) and the CLI. Helpers live in `livehelpers.py`."""
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
-from daemon import Daemon  # noqa: E402
-
-from touchdeck.client import DeckClient  # noqa: E402
+from livehelpers import Daemon
 
 
 @pytest.fixture
@@ -19,47 +12,3 @@ def daemon(tmp_path):
     host.start()
     yield host
     host.stop()
-
-
-def run(coroutine):
-    """Runs one async scenario to the end."""
-    return asyncio.run(coroutine)
-
-
-async def paired_device(host, name, protocol=2):
-    """A new device paired with a PIN from `touchdeck pair` and authorized; returns (client, id, secret)."""
-    pin = host.pin()
-    client = await DeckClient.connect(f"ws://127.0.0.1:{host.port}/ws")
-    reply = await client.hello(name, protocol=protocol)
-    assert reply["type"] == "needPairing"
-    device_id, secret = await client.pair(pin)
-    await client.authenticate(device_id, secret)
-    await client.recv_type("layout")
-    return client, device_id, secret
-
-
-async def reconnect(host, device_id, secret, name="again", wss=False):
-    """An authorized connection of an already paired device; the first layout is consumed and returned."""
-    url = f"wss://127.0.0.1:{host.port}/ws" if wss else f"ws://127.0.0.1:{host.port}/ws"
-    client = await DeckClient.connect(url)
-    assert (await client.hello(name, device_id=device_id))["type"] == "authRequired"
-    await client.authenticate(device_id, secret)
-    layout = await client.recv_type("layout")
-    return client, layout
-
-
-async def until_closed(client, timeout=10):
-    """Reads messages until the host closes the connection; returns (messages, close code or None)."""
-    from touchdeck.transports import Closed
-
-    seen = []
-    while True:
-        try:
-            seen.append(await client.recv(timeout=timeout))
-        except Closed as closed:
-            return seen, closed.code
-
-
-async def closed_code(client, timeout=10):
-    """Drops messages until the host closes the connection; returns the close code (None: no close frame)."""
-    return (await until_closed(client, timeout))[1]

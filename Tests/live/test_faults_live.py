@@ -9,7 +9,7 @@ import signal
 import socket
 import time
 
-from conftest import closed_code, paired_device, reconnect, run, until_closed
+from livehelpers import closed_code, paired_device, reconnect, run, until_closed
 from touchdeck.client import DeckClient
 
 BLOG = {"label": "Blog", "kind": "command", "command": "blogrun"}
@@ -103,7 +103,7 @@ def test_truncated_and_malformed_frames_do_not_crash(daemon):
 
 
 def test_a_corrupt_config_is_kept_aside_and_reported(tmp_path):
-    from daemon import Daemon
+    from livehelpers import Daemon
 
     host = Daemon(home=tmp_path)
     host.config_dir.mkdir(parents=True)

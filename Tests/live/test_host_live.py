@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import closed_code, paired_device, reconnect, run
+from livehelpers import closed_code, paired_device, reconnect, run
 from touchdeck.client import DeckClient, Unauthorized
 
 BLOG = {"label": "Blog", "kind": "command", "command": "blogrun"}
@@ -86,7 +86,7 @@ def test_older_device_is_listed_as_needing_an_update(daemon):
 
 
 def test_a_device_asking_to_pair_notifies_once_with_a_working_pin(tmp_path):
-    from daemon import Daemon
+    from livehelpers import Daemon
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -140,7 +140,7 @@ def test_setup_page_and_https_app_load(daemon):
 
 
 def test_cli_refuses_clearly_without_a_daemon(tmp_path):
-    from daemon import BINARY
+    from livehelpers import BINARY
 
     done = subprocess.run([str(BINARY), "pair", "--config-dir", str(tmp_path / "none")], capture_output=True, text=True)
     assert done.returncode == 1

@@ -5,7 +5,7 @@ import pathlib
 import socket
 import subprocess
 
-from daemon import BINARY, ROOT, free_port
+from livehelpers import BINARY, ROOT, free_port
 
 SCRIPT = """
 "$TOUCHDECK_BIN" serve --port "$PORT" --config-dir "$CONFIG" >"$LOG" 2>&1 &
