@@ -31,8 +31,12 @@ struct Arguments {
 
     /// Rejects options and flags the command does not know.
     func allow(options allowed: Set<String>, flags allowedFlags: Set<String> = ["help"]) throws {
-        if let unknown = options.keys.first(where: { !allowed.contains($0) }) { throw UsageError("unknown option --\(unknown)") }
-        if let unknown = flags.first(where: { !allowedFlags.contains($0) }) { throw UsageError("unknown option --\(unknown)") }
+        if let unknown = options.keys.first(where: { !allowed.contains($0) }) {
+            throw UsageError("unknown option --\(unknown)")
+        }
+        if let unknown = flags.first(where: { !allowedFlags.contains($0) }) {
+            throw UsageError("unknown option --\(unknown)")
+        }
     }
 
     /// `--config-dir` or the XDG default.

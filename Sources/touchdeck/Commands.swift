@@ -55,7 +55,8 @@ struct ServeCommand: Command {
     func run() async throws -> Int32 {
         let level: Logger.Level = arguments.options["log-level"] == "debug" ? .debug : .info
         let options = HostDaemon.Options(
-            port: port, configDirectory: arguments.configDirectory, webRoot: WebRoot.find(arguments.options["web-root"]),
+            port: port, configDirectory: arguments.configDirectory,
+            webRoot: WebRoot.find(arguments.options["web-root"]),
             advertise: !arguments.flags.contains("no-mdns"))
         try await HostDaemon(options: options, log: .standardError(minimum: level)).run()
         return 0
@@ -99,9 +100,13 @@ struct StatusCommand: Command {
         let connected = (response.devices ?? []).filter { $0.connections > 0 }
         print(connected.isEmpty ? "No device connected." : "Connected:")
         for device in connected {
-            print("  \(device.name)\(device.note.isEmpty ? "" : " " + device.note) — \(device.connections) connection(s), protocol \(device.protocolVersion ?? 1)")
+            print(
+                "  \(device.name)\(device.note.isEmpty ? "" : " " + device.note) — \(device.connections) connection(s), protocol \(device.protocolVersion ?? 1)"
+            )
         }
-        if let pending = response.pendingConnections, pending > 0 { print("Not yet authorized: \(pending) connection(s)") }
+        if let pending = response.pendingConnections, pending > 0 {
+            print("Not yet authorized: \(pending) connection(s)")
+        }
         print("Screen viewer: \(response.viewer ?? "none")")
         for problem in response.problems ?? [] { print("Problem: \(problem)") }
         return 0

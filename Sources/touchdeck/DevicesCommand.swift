@@ -34,7 +34,8 @@ struct DevicesCommand: Command {
         guard let response = ask(request, arguments) else { return 1 }
         switch request.command {
         case .revoke: print("Revoked \(request.name ?? ""); its connections were closed and it must pair again.")
-        case .allowScreen: print("Screen viewing \(request.on == true ? "allowed" : "denied") for \(request.name ?? "").")
+        case .allowScreen:
+            print("Screen viewing \(request.on == true ? "allowed" : "denied") for \(request.name ?? "").")
         default: break
         }
         Self.printTable(response.devices ?? [])
@@ -47,10 +48,13 @@ struct DevicesCommand: Command {
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         print("NAME                 SCREEN  LAST SEEN          ID")
         for device in devices.sorted(by: { $0.name < $1.name }) {
-            let seen = device.connections > 0 ? "connected now" : device.lastSeen.map { formatter.string(from: $0) } ?? "never"
+            let seen =
+                device.connections > 0 ? "connected now" : device.lastSeen.map { formatter.string(from: $0) } ?? "never"
             let name = device.name.isEmpty ? "(unnamed)" : device.name
             let padded = name.padding(toLength: max(20, name.count), withPad: " ", startingAt: 0)
-            print("\(padded) \(device.screenAllowed ? "on " : "off")     \(seen.padding(toLength: 18, withPad: " ", startingAt: 0)) \(device.id.prefix(8))\(device.note.isEmpty ? "" : " " + device.note)")
+            print(
+                "\(padded) \(device.screenAllowed ? "on " : "off")     \(seen.padding(toLength: 18, withPad: " ", startingAt: 0)) \(device.id.prefix(8))\(device.note.isEmpty ? "" : " " + device.note)"
+            )
         }
     }
 }
@@ -83,7 +87,9 @@ enum WebRoot {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = dir.appendingPathComponent("Web")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("app/index.html").path) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("app/index.html").path) {
+                return candidate
+            }
             dir = dir.deletingLastPathComponent()
         }
         let shared = URL(fileURLWithPath: "/usr/share/touchdeck/web")

@@ -1,7 +1,7 @@
+import DeckKit
 import Foundation
 import Testing
 
-import DeckKit
 @testable import DeckHost
 
 @Suite struct ConfigStoreTests {

@@ -58,7 +58,8 @@ final class FakeServices: SessionServices {
 
     func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, String> {
         paired.contains(start.deviceId)
-            ? .next(.init(eB: "eB", proof: "p"), start.deviceId) : .refused(.unauthorized(.init(reason: .unknownDevice)))
+            ? .next(.init(eB: "eB", proof: "p"), start.deviceId)
+            : .refused(.unauthorized(.init(reason: .unknownDevice)))
     }
 
     func finishAuth(_ state: String, _ finish: DeviceMessage.AuthFinish) -> HandshakeStep<Void, FakeChannel> {

@@ -100,12 +100,13 @@ struct HostHarness {
             let texts = link.sent(to: id).dropFirst(read)
             read += texts.count
             defer { pending = [] }
-            return pending + texts.compactMap { text in
-                guard case .secure(let envelope) = try? HostMessage.decode(text),
-                    let inner = try? channel.open(envelope)
-                else { return try? HostMessage.decode(text) }
-                return try? HostMessage.decode(inner)
-            }
+            return pending
+                + texts.compactMap { text in
+                    guard case .secure(let envelope) = try? HostMessage.decode(text),
+                        let inner = try? channel.open(envelope)
+                    else { return try? HostMessage.decode(text) }
+                    return try? HostMessage.decode(inner)
+                }
         }
 
         mutating func send(_ message: DeviceMessage, to host: DeckServer) async {
@@ -119,6 +120,11 @@ struct HostHarness {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value: UInt64 = 0
-        func next() -> UInt64 { lock.withLock { value += 1; return value } }
+        func next() -> UInt64 {
+            lock.withLock {
+                value += 1
+                return value
+            }
+        }
     }
 }

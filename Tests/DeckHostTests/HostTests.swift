@@ -32,7 +32,8 @@ import Testing
         #expect(layouts(a.inbox()).first?.button(page: 0, index: 3) == blog)
         #expect(layouts(b.inbox()).first?.button(page: 0, index: 3) == blog)
         #expect(harness.link.sent(to: stranger).count == before)
-        let saved = try ConfigStore(directory: harness.dir.url).load(.config, as: HostConfig.self, fallback: HostConfig())
+        let saved = try ConfigStore(directory: harness.dir.url).load(
+            .config, as: HostConfig.self, fallback: HostConfig())
         #expect(saved.layout.button(page: 0, index: 3) == blog)
     }
 
@@ -97,8 +98,9 @@ import Testing
         #expect(Set(harness.link.closed) == [first.id, second.id])
         #expect(!harness.link.closed.contains(keep.id))
         let id = await harness.open()
-        #expect(await harness.send(.hello(.init(name: "Phone", deviceId: credentials.deviceId)), on: id)
-            == [.needPairing(.init(hostName: "desk"))])
+        #expect(
+            await harness.send(.hello(.init(name: "Phone", deviceId: credentials.deviceId)), on: id)
+                == [.needPairing(.init(hostName: "desk"))])
         let auth = try DeviceAuth(credentials: credentials)
         #expect(await harness.send(.authStart(auth.start), on: id) == [.unauthorized(.init(reason: .unknownDevice))])
     }

@@ -43,16 +43,23 @@ import Testing
     }
 
     @Test mutating func unknownTypeAndGarbageGetErrors() {
-        #expect(sendRaw(#"{"type":"selfDestruct"}"#) == [.send(.error(.init(code: .unknownType, message: "unknown type selfDestruct")))])
-        guard case .send(.error(let reply)) = sendRaw("{not json").first else { Issue.record("no error"); return }
+        #expect(
+            sendRaw(#"{"type":"selfDestruct"}"#) == [
+                .send(.error(.init(code: .unknownType, message: "unknown type selfDestruct")))
+            ])
+        guard case .send(.error(let reply)) = sendRaw("{not json").first else {
+            Issue.record("no error")
+            return
+        }
         #expect(reply.code == .badMessage)
     }
 
     @Test mutating func binaryFromADeviceCloses() {
-        #expect(session.receiveBinary() == [
-            .send(.error(.init(code: .badMessage, message: "binary messages from a device are not allowed"))),
-            .close(code: 1003, reason: "binary messages from a device are not allowed"),
-        ])
+        #expect(
+            session.receiveBinary() == [
+                .send(.error(.init(code: .badMessage, message: "binary messages from a device are not allowed"))),
+                .close(code: 1003, reason: "binary messages from a device are not allowed"),
+            ])
         #expect(sendRaw(DeviceMessage.hello(.init(name: "x")).text).isEmpty)
     }
 
@@ -60,10 +67,11 @@ import Testing
         _ = send(.hello(.init(name: "iPad")))
         #expect(send(.pairStart(.init(name: "", pA: "A"))) == [.send(.pairChallenge(.init(pB: "B")))])
         let actions = send(.pairConfirm(.init(cA: "good")))
-        #expect(actions == [
-            .paired(DeviceRecord(id: "new", name: "iPad", secret: Data(count: 32))),
-            .send(.paired(.init(deviceId: "new", cB: "cB", box: "box"))),
-        ])
+        #expect(
+            actions == [
+                .paired(DeviceRecord(id: "new", name: "iPad", secret: Data(count: 32))),
+                .send(.paired(.init(deviceId: "new", cB: "cB", box: "box"))),
+            ])
     }
 
     @Test mutating func aWrongPinNeedsAFreshExchange() {
@@ -83,9 +91,10 @@ import Testing
 
     @Test mutating func goodProofAuthorizesWithTheDevicesProtocol() {
         let actions = authorize(protocolVersion: 1)
-        #expect(actions == [
-            .sendSealed(.authorized(.init(hostName: "desk"))), .authorized(deviceId: "known", protocolVersion: 1),
-        ])
+        #expect(
+            actions == [
+                .sendSealed(.authorized(.init(hostName: "desk"))), .authorized(deviceId: "known", protocolVersion: 1),
+            ])
         #expect(session.authorizedDevice == "known")
     }
 
@@ -97,33 +106,45 @@ import Testing
 
     @Test mutating func badProofIsRefusedAndCloses() {
         _ = send(.authStart(.init(deviceId: "known", eA: "eA")))
-        #expect(send(.authFinish(.init(proof: "forged"))) == [
-            .send(.unauthorized(.init(reason: .badProof))), .close(code: 1008, reason: "bad proof"),
-        ])
+        #expect(
+            send(.authFinish(.init(proof: "forged"))) == [
+                .send(.unauthorized(.init(reason: .badProof))), .close(code: 1008, reason: "bad proof"),
+            ])
     }
 
     @Test mutating func unknownDeviceGoesBackToPairingWithoutClosing() {
-        #expect(send(.authStart(.init(deviceId: "stranger", eA: "eA"))) == [.send(.unauthorized(.init(reason: .unknownDevice)))])
+        #expect(
+            send(.authStart(.init(deviceId: "stranger", eA: "eA"))) == [
+                .send(.unauthorized(.init(reason: .unknownDevice)))
+            ])
         #expect(send(.authFinish(.init(proof: "ok"))) == [.send(.unauthorized(.init(reason: .notAuthorized)))])
     }
 
     @Test mutating func afterAuthorizationPlainMessagesMustBeSealed() {
         _ = authorize()
-        #expect(send(.press(.init(page: 0, index: 1))) == [
-            .sendSealed(.error(.init(code: .mustBeSealed, message: "after authorization every message must be sealed"))),
-        ])
+        #expect(
+            send(.press(.init(page: 0, index: 1))) == [
+                .sendSealed(
+                    .error(.init(code: .mustBeSealed, message: "after authorization every message must be sealed")))
+            ])
     }
 
     @Test mutating func sealedRequestsReachTheHost() {
         _ = authorize()
-        #expect(sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 1)) == [.request(.press(.init(page: 0, index: 1)))])
+        #expect(
+            sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 1)) == [
+                .request(.press(.init(page: 0, index: 1)))
+            ])
         #expect(sendRaw(FakeChannel.envelope(.listApps(.init()), seq: 2)) == [.request(.listApps(.init()))])
     }
 
     @Test mutating func sealedHandshakeMessagesAreRefused() {
         _ = authorize()
         let actions = sendRaw(FakeChannel.envelope(.pairStart(.init(name: "x", pA: "A")), seq: 1))
-        guard case .sendSealed(.error(let reply)) = actions.first else { Issue.record("no error"); return }
+        guard case .sendSealed(.error(let reply)) = actions.first else {
+            Issue.record("no error")
+            return
+        }
         #expect(reply.code == .mustBeSealed)
     }
 
@@ -131,50 +152,58 @@ import Testing
         _ = authorize()
         _ = sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 5))
         let actions = sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 5))
-        guard case .sendSealed(.error(let reply)) = actions.first else { Issue.record("no error"); return }
+        guard case .sendSealed(.error(let reply)) = actions.first else {
+            Issue.record("no error")
+            return
+        }
         #expect(reply.code == .badSeal)
     }
 
     @Test mutating func sealedUnknownTypeGetsASealedError() {
         _ = authorize()
         let env = SecureEnvelope(seq: 1, box: Data(#"{"type":"warp"}"#.utf8).base64EncodedString())
-        #expect(sendRaw(String(decoding: DeviceMessage.secure(env).encode(), as: UTF8.self)) == [
-            .sendSealed(.error(.init(code: .unknownType, message: "unknown type warp"))),
-        ])
+        #expect(
+            sendRaw(String(decoding: DeviceMessage.secure(env).encode(), as: UTF8.self)) == [
+                .sendSealed(.error(.init(code: .unknownType, message: "unknown type warp")))
+            ])
     }
 
     @Test mutating func sealingWorksOnlyWhenAuthorized() {
         #expect(session.seal(.layout(.init(layout: .empty))) == nil)
         _ = authorize()
         let text = session.seal(.layout(.init(layout: .empty)))
-        guard case .secure(let envelope) = try? HostMessage.decode(text ?? "") else { Issue.record("not sealed"); return }
+        guard case .secure(let envelope) = try? HostMessage.decode(text ?? "") else {
+            Issue.record("not sealed")
+            return
+        }
         #expect(envelope.seq == 1)
     }
 
     @Test mutating func aFloodOfPreAuthMessagesEndsInAClose() {
         var last: [SessionAction] = []
         for _ in 0..<41 { last = send(.press(.init(page: 0, index: 0))) }
-        #expect(last == [
-            .send(.error(.init(code: .badMessage, message: "too many messages before authorization"))),
-            .close(code: 1008, reason: "too many messages before authorization"),
-        ])
+        #expect(
+            last == [
+                .send(.error(.init(code: .badMessage, message: "too many messages before authorization"))),
+                .close(code: 1008, reason: "too many messages before authorization"),
+            ])
         #expect(send(.hello(.init(name: "x"))).isEmpty)
     }
 
     @Test func floodGuardRefillsWithTime() {
-        var guard_ = FloodGuard(burst: 4, perSecond: 10, total: 100)
+        var limiter = FloodGuard(burst: 4, perSecond: 10, total: 100)
         var steady: [Bool] = []
-        for i in 0..<50 { steady.append(guard_.admit(now: t0.addingTimeInterval(Double(i) * 0.1))) }
+        for i in 0..<50 { steady.append(limiter.admit(now: t0.addingTimeInterval(Double(i) * 0.1))) }
         #expect(steady.allSatisfy { $0 })
         var burst: [Bool] = []
-        for _ in 0..<5 { burst.append(guard_.admit(now: t0.addingTimeInterval(10))) }
+        for _ in 0..<5 { burst.append(limiter.admit(now: t0.addingTimeInterval(10))) }
         #expect(burst == [true, true, true, true, false])
     }
 
     @Test func floodGuardCapsTheTotal() {
-        var guard_ = FloodGuard(burst: 10, perSecond: 10, total: 3)
+        var limiter = FloodGuard(burst: 10, perSecond: 10, total: 3)
         var results: [Bool] = []
-        for second in 0..<4 { results.append(guard_.admit(now: t0.addingTimeInterval(Double(second)))) }
+        for second in 0..<4 { results.append(limiter.admit(now: t0.addingTimeInterval(Double(second)))) }
         #expect(results == [true, true, true, false])
     }
 
@@ -185,7 +214,10 @@ import Testing
 
     @Test mutating func binaryAfterAuthorizationIsRefusedSealed() {
         _ = authorize()
-        guard case .sendSealed(.error(let reply)) = session.receiveBinary().first else { Issue.record("no error"); return }
+        guard case .sendSealed(.error(let reply)) = session.receiveBinary().first else {
+            Issue.record("no error")
+            return
+        }
         #expect(reply.message == "binary messages from a device are not allowed")
     }
 

@@ -1,3 +1,5 @@
 import Testing
+
 @testable import DeckHost
+
 @Test func versionIsSet() { #expect(!HostVersion.string.isEmpty) }

@@ -81,11 +81,13 @@ public final class ConfigStore {
         let aside = directory.appendingPathComponent("\(file.rawValue).corrupt-\(stamp)")
         if rename(url(file).path, aside.path) == 0 {
             problems.append(
-                "\(file.rawValue) could not be read (\(reason)); kept it as \(aside.lastPathComponent) and started from defaults")
+                "\(file.rawValue) could not be read (\(reason)); kept it as \(aside.lastPathComponent) and started from defaults"
+            )
         } else {
             frozen.insert(file)
             problems.append(
-                "\(file.rawValue) could not be read (\(reason)) nor moved aside; started from defaults and will not write it")
+                "\(file.rawValue) could not be read (\(reason)) nor moved aside; started from defaults and will not write it"
+            )
         }
     }
 

@@ -15,7 +15,8 @@ public enum ControlClient {
 
         public var description: String {
             switch self {
-            case .notRunning(let path): "touchdeck is not running (no daemon at \(path)); start it with `touchdeck serve`"
+            case .notRunning(let path):
+                "touchdeck is not running (no daemon at \(path)); start it with `touchdeck serve`"
             case .badAnswer: "the daemon gave no readable answer"
             }
         }

@@ -70,7 +70,9 @@ public final class ControlServer: @unchecked Sendable {
         // The umask makes the socket 0600 from its first moment; the chmod is for umasks that are wider.
         let oldMask = umask(0o177)
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         umask(oldMask)
         guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {

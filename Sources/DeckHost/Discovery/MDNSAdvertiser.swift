@@ -87,7 +87,8 @@ public final class MDNSAdvertiser: @unchecked Sendable {
         }
         guard avahi_entry_group_is_empty(group) != 0 else { return }
         let result = avahi_entry_group_add_service_strlst(
-            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name, Self.serviceType, nil, nil,
+            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0), name,
+            Self.serviceType, nil, nil,
             port, nil)
         if result == AVAHI_ERR_COLLISION { return rename(client) }
         guard result >= 0, avahi_entry_group_commit(group) >= 0 else {
@@ -122,7 +123,8 @@ private func clientCallback(_ client: OpaquePointer?, _ state: AvahiClientState,
     Unmanaged<MDNSAdvertiser>.fromOpaque(context).takeUnretainedValue().clientChanged(client, state)
 }
 
-private func groupCallback(_ group: OpaquePointer?, _ state: AvahiEntryGroupState, _ context: UnsafeMutableRawPointer?) {
+private func groupCallback(_ group: OpaquePointer?, _ state: AvahiEntryGroupState, _ context: UnsafeMutableRawPointer?)
+{
     guard let context else { return }
     Unmanaged<MDNSAdvertiser>.fromOpaque(context).takeUnretainedValue().groupChanged(group, state)
 }

@@ -27,7 +27,8 @@ public struct Doctor {
     }
 
     private func displayChecks() -> [Check] {
-        let fixDisplay = "run touchdeck inside your desktop session (DISPLAY must be set), or use `make run` for a private Xvfb"
+        let fixDisplay =
+            "run touchdeck inside your desktop session (DISPLAY must be set), or use `make run` for a private Xvfb"
         guard let name = environment["DISPLAY"], !name.isEmpty else {
             let missing = Check(name: "display", ok: false, detail: "DISPLAY is not set", fix: fixDisplay)
             return [missing, skipped("XTest"), skipped("XShm")]
@@ -39,13 +40,18 @@ public struct Doctor {
         defer { XCloseDisplay(display) }
         return [
             Check(name: "display", ok: true, detail: "\(name) is open", fix: ""),
-            extensionCheck(display, "XTEST", label: "XTest", fix: "enable the XTEST extension (Xvfb and Xorg have it by default)"),
-            extensionCheck(display, "MIT-SHM", label: "XShm", fix: "enable MIT-SHM; screen capture falls back to slow copies without it"),
+            extensionCheck(
+                display, "XTEST", label: "XTest", fix: "enable the XTEST extension (Xvfb and Xorg have it by default)"),
+            extensionCheck(
+                display, "MIT-SHM", label: "XShm",
+                fix: "enable MIT-SHM; screen capture falls back to slow copies without it"),
         ]
     }
 
     private func extensionCheck(_ display: OpaquePointer, _ name: String, label: String, fix: String) -> Check {
-        var opcode: Int32 = 0, event: Int32 = 0, error: Int32 = 0
+        var opcode: Int32 = 0
+        var event: Int32 = 0
+        var error: Int32 = 0
         let present = XQueryExtension(display, name, &opcode, &event, &error) != 0
         return Check(name: label, ok: present, detail: present ? "present" : "\(name) is missing", fix: fix)
     }
@@ -59,7 +65,9 @@ public struct Doctor {
         let server = output.split(separator: "\n").first { $0.hasPrefix("Server Name:") }.map(String.init) ?? ""
         return Check(
             name: "sound server", ok: status == 0, detail: status == 0 ? server : "pactl cannot reach a server",
-            fix: "start PulseAudio or PipeWire's pulse server (`systemctl --user start pipewire-pulse`); install pulseaudio-utils for pactl")
+            fix:
+                "start PulseAudio or PipeWire's pulse server (`systemctl --user start pipewire-pulse`); install pulseaudio-utils for pactl"
+        )
     }
 
     private func mdns() -> Check {
@@ -72,7 +80,9 @@ public struct Doctor {
         guard let client else {
             return Check(
                 name: "mDNS", ok: false, detail: String(cString: avahi_strerror(error)),
-                fix: "install and start avahi-daemon (`sudo systemctl enable --now avahi-daemon`); devices can still use the address")
+                fix:
+                    "install and start avahi-daemon (`sudo systemctl enable --now avahi-daemon`); devices can still use the address"
+            )
         }
         let version = avahi_client_get_version_string(client).map { String(cString: $0) } ?? "Avahi"
         avahi_client_free(client)
@@ -83,12 +93,14 @@ public struct Doctor {
         let ca = configDirectory.appendingPathComponent("tls/ca.pem")
         let present = FileManager.default.isReadableFile(atPath: ca.path)
         return Check(
-            name: "certificate", ok: present, detail: present ? ca.path : "no local CA yet in \(ca.deletingLastPathComponent().path)",
+            name: "certificate", ok: present,
+            detail: present ? ca.path : "no local CA yet in \(ca.deletingLastPathComponent().path)",
             fix: "start `touchdeck serve` once; it creates the CA, then trust it on each device via the setup page")
     }
 
     private func daemon() -> Check {
-        let running = (try? ControlClient.send(ControlRequest(command: .status), configDirectory: configDirectory)) != nil
+        let running =
+            (try? ControlClient.send(ControlRequest(command: .status), configDirectory: configDirectory)) != nil
         return Check(
             name: "daemon", ok: running, detail: running ? "answering" : "not running for \(configDirectory.path)",
             fix: "start it: `touchdeck serve` (or `systemctl --user enable --now touchdeck`)")

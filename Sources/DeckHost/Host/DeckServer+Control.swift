@@ -28,7 +28,8 @@ extension DeckServer {
         var response = ControlResponse()
         let live = authorizedConnections
         response.devices = devices.records.map { record in
-            let note = ProtocolVersion.gap(device: record.lastProtocol ?? ProtocolVersion.current, host: ProtocolVersion.current)
+            let note = ProtocolVersion.gap(
+                device: record.lastProtocol ?? ProtocolVersion.current, host: ProtocolVersion.current)
             return DeviceSummary(
                 id: record.id, name: record.name, screenAllowed: record.screenAllowed, lastSeen: record.lastSeen,
                 connections: live.filter { $0.1 == record.id }.count, protocolVersion: record.lastProtocol,

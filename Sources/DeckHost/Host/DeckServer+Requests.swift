@@ -11,7 +11,8 @@ extension DeckServer {
         case .press(let press): pressed(press, from: id)
         default:
             // Apps, volume, keypad, screen and typing are added by their own parts of the host.
-            sendSealed(.error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
+            sendSealed(
+                .error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
         }
     }
 

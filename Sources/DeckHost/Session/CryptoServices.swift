@@ -37,7 +37,8 @@ final class CryptoServices: SessionServices {
         case .issued(let pin): pinIssued(pin, name)
         case .alreadyLive: break
         case .backingOff(let seconds):
-            log.notice("a device asked to pair during the PIN back-off", ["device.name": name, "retry.after": "\(seconds)"])
+            log.notice(
+                "a device asked to pair during the PIN back-off", ["device.name": name, "retry.after": "\(seconds)"])
         }
     }
 
