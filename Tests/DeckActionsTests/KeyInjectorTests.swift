@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: ["us", "de", "fr"])
     func keypadKeysArriveWhateverTheLayout(layout: String) async throws {
         _ = try LiveDesktop.require("DISPLAY")
-        let xvfb = try await PrivateXvfb()
+        let xvfb = try PrivateXvfb()
         let output = try LiveDesktop.run(["setxkbmap", "-display", xvfb.name, layout])
         #expect(output.isEmpty, "setxkbmap: \(output)")
         let recorder = try #require(KeyRecorderWindow(display: xvfb.name), "cannot open \(xvfb.name)")

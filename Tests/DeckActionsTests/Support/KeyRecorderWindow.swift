@@ -7,22 +7,38 @@ import Foundation
 /// suites on the shared display; stopped by PID.
 final class PrivateXvfb {
     let name: String
-    private var child: ChildExit?
+    private let child: ChildExit?
 
-    init() async throws {
-        // Display numbers from 300 up stay clear of with-desktop's (90…189).
-        var number = 300 + Int.random(in: 0..<200)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-            || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-        {
+    /// Tries display numbers from a random start until an Xvfb of ours owns one (its lock file holds our
+    /// child's pid) and accepts clients: parallel tests may race for a number, and the loser just exits.
+    init() throws {
+        var number = 300 + Int.random(in: 0..<300)
+        for _ in 0..<20 {
+            let arguments = ["/usr/bin/Xvfb", ":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+            let started = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
+            if Self.waitUntilServing(started, number: number) {
+                child = started
+                name = ":\(number)"
+                return
+            }
+            kill(started.pid, SIGTERM)
             number += 1
         }
-        name = ":\(number)"
-        let arguments = ["/usr/bin/Xvfb", name, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
-        child = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            try await Task.sleep(for: .milliseconds(25))
+        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "no Xvfb could start"])
+    }
+
+    private static func waitUntilServing(_ child: ChildExit, number: Int) -> Bool {
+        for _ in 0..<400 where child.ended == nil {
+            let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
+            if Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) == child.pid,
+                let display = XOpenDisplay(":\(number)")
+            {
+                XCloseDisplay(display)
+                return true
+            }
+            usleep(25_000)
         }
+        return false
     }
 
     deinit {
