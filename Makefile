@@ -26,7 +26,7 @@ test-js:
 	node --test Web/test/
 
 test-py:
-	$(PY) -m pytest -q Tests/interop Tests/live Tests/browser
+	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
 
 bench:
 	scripts/bootstrap test
