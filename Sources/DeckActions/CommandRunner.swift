@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The seam that runs a command button's line (STYLE practice 1).
@@ -94,7 +94,8 @@ struct ShellCommand {
 enum ShellOutput {
     /// Noise an interactive shell prints when started without a terminal, or (bash) on `exit`.
     static func isNoise(_ line: Substring) -> Bool {
-        line == "exit" || line.contains("cannot set terminal process group") || line.contains("no job control in this shell")
+        line == "exit" || line.contains("cannot set terminal process group")
+            || line.contains("no job control in this shell")
             || line.contains("Inappropriate ioctl for device")
     }
 

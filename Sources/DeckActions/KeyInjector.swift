@@ -1,8 +1,21 @@
 /// A key on the keypad tab (the `keypad` message's `key` values).
 public enum KeypadKey: String, CaseIterable, Sendable {
-    case digit0 = "0", digit1 = "1", digit2 = "2", digit3 = "3", digit4 = "4"
-    case digit5 = "5", digit6 = "6", digit7 = "7", digit8 = "8", digit9 = "9"
-    case decimalPoint = ".", plus = "+", minus = "-", multiply = "*", divide = "/", equals = "="
+    case digit0 = "0"
+    case digit1 = "1"
+    case digit2 = "2"
+    case digit3 = "3"
+    case digit4 = "4"
+    case digit5 = "5"
+    case digit6 = "6"
+    case digit7 = "7"
+    case digit8 = "8"
+    case digit9 = "9"
+    case decimalPoint = "."
+    case plus = "+"
+    case minus = "-"
+    case multiply = "*"
+    case divide = "/"
+    case equals = "="
     case enter, backspace
 }
 

@@ -121,7 +121,8 @@ import Testing
     @Test func hundredsOfEntriesAllGetTheirIcons() async throws {
         let desk = try makeDesktop()
         for number in 0..<200 {
-            try desk.write("usr/share/applications/bulk-\(number).desktop", entry("Bulk \(number)", "Icon=example-editor"))
+            try desk.write(
+                "usr/share/applications/bulk-\(number).desktop", entry("Bulk \(number)", "Icon=example-editor"))
         }
         let apps = await AppCatalog.live(environment: desk.environment()).list()
         let bulk = apps.filter { $0.id.hasPrefix("bulk-") }

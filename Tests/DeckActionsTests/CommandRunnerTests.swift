@@ -6,7 +6,9 @@ import Testing
 @Suite struct CommandRunnerTests {
     func bashDesktop() throws -> (TempDesktop, HostEnvironment) {
         let desk = try TempDesktop()
-        try desk.write("home/.bashrc", "alias blogrun='echo published > \"$HOME/blog.txt\"'\nmkout() { echo \"$1\" > \"$HOME/fn.txt\"; }\n")
+        try desk.write(
+            "home/.bashrc",
+            "alias blogrun='echo published > \"$HOME/blog.txt\"'\nmkout() { echo \"$1\" > \"$HOME/fn.txt\"; }\n")
         return (desk, desk.environment(["SHELL": "/bin/bash"]))
     }
 
@@ -40,7 +42,8 @@ import Testing
 
     @Test func longRunningCommandsAreOk() async throws {
         let (desk, environment) = try bashDesktop()
-        let result = await CommandRunner.live(environment: environment).run("sleep 2; echo late > \"$HOME/late.txt\"", "slow")
+        let result = await CommandRunner.live(environment: environment).run(
+            "sleep 2; echo late > \"$HOME/late.txt\"", "slow")
         #expect(result == .ok)
         #expect(await desk.waitForFile(desk.home + "/late.txt") == "late\n")
     }
@@ -61,7 +64,9 @@ import Testing
     @Test func missingShellIsAFailure() async throws {
         let desk = try TempDesktop()
         let environment = desk.environment(["SHELL": "/nonexistent/zsh"])
-        #expect(await CommandRunner.live(environment: environment).run("true", "x") == .failed("shell not found: /nonexistent/zsh"))
+        #expect(
+            await CommandRunner.live(environment: environment).run("true", "x")
+                == .failed("shell not found: /nonexistent/zsh"))
     }
 
     @Test(arguments: [
@@ -77,7 +82,8 @@ import Testing
     }
 
     @Test func shellNoiseIsNotTheReason() {
-        let output = "bash: cannot set terminal process group (1): Inappropriate ioctl for device\nbash: no job control in this shell\n"
+        let output =
+            "bash: cannot set terminal process group (1): Inappropriate ioctl for device\nbash: no job control in this shell\n"
         #expect(ShellOutput.lastMeaningfulLine(output) == nil)
         #expect(ShellOutput.lastMeaningfulLine(output + "real problem\n\n") == "real problem")
     }

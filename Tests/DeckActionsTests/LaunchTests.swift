@@ -45,15 +45,30 @@ import Testing
         try desk.script("fake-term", "RECORD_TO=\"$RECORD_TO\" exec \(desk.bin)/recorder \"$@\"")
         let environment = desk.environment(["RECORD_TO": record, "TERMINAL": "fake-term"])
         let launcher = AppLauncher.live(environment: environment, terminal: .live(environment: environment))
-        #expect(await launcher.launch("tui.desktop") == .ok)
-        #expect(await desk.waitForFile(record) == "\(desk.home)\narg:-e\narg:\(desk.bin)/recorder\narg:--tui\nown-session\n")
+        let result = await launcher.launch("tui.desktop")
+        #expect(result == .ok)
+        #expect(
+            await desk.waitForFile(record) == "\(desk.home)\narg:-e\narg:\(desk.bin)/recorder\narg:--tui\nown-session\n"
+        )
     }
 
     @Test(arguments: [
-        ("noexec.desktop", "[Desktop Entry]\nType=Application\nName=X\n", "broken desktop entry noexec.desktop: no Exec line"),
-        ("quote.desktop", "[Desktop Entry]\nType=Application\nName=X\nExec=recorder \"open\n", "broken desktop entry quote.desktop: unterminated quote in Exec"),
-        ("link.desktop", "[Desktop Entry]\nType=Link\nName=X\nURL=x\n", "broken desktop entry link.desktop: not an application"),
-        ("gone.desktop", "[Desktop Entry]\nType=Application\nName=X\nExec=no-such-program-touchdeck %f\n", "program not found: no-such-program-touchdeck"),
+        (
+            "noexec.desktop", "[Desktop Entry]\nType=Application\nName=X\n",
+            "broken desktop entry noexec.desktop: no Exec line"
+        ),
+        (
+            "quote.desktop", "[Desktop Entry]\nType=Application\nName=X\nExec=recorder \"open\n",
+            "broken desktop entry quote.desktop: unterminated quote in Exec"
+        ),
+        (
+            "link.desktop", "[Desktop Entry]\nType=Link\nName=X\nURL=x\n",
+            "broken desktop entry link.desktop: not an application"
+        ),
+        (
+            "gone.desktop", "[Desktop Entry]\nType=Application\nName=X\nExec=no-such-program-touchdeck %f\n",
+            "program not found: no-such-program-touchdeck"
+        ),
     ])
     func brokenEntriesFail(id: String, text: String, reason: String) async throws {
         let desk = try desktop()
@@ -64,7 +79,8 @@ import Testing
 
     @Test func unknownIDFails() async throws {
         let desk = try desktop()
-        let result = await AppLauncher.live(environment: desk.environment(), terminal: .unimplemented).launch("nope.desktop")
+        let result = await AppLauncher.live(environment: desk.environment(), terminal: .unimplemented).launch(
+            "nope.desktop")
         #expect(result == .failed("app not found: nope.desktop"))
     }
 }

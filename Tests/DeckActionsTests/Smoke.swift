@@ -1,3 +1,5 @@
 import Testing
+
 @testable import DeckActions
+
 @Test func resultsCompare() { #expect(ActionResult.ok != ActionResult.failed("x")) }

@@ -64,13 +64,16 @@ import Testing
     @Test func missingDirectoryFails() async throws {
         let (desk, record) = try desktop()
         let environment = desk.environment(["TERMINAL": "recorder", "RECORD_TO": record])
-        #expect(await TerminalLauncher.live(environment: environment).open("~/nope") == .failed("folder not found: ~/nope"))
+        #expect(
+            await TerminalLauncher.live(environment: environment).open("~/nope") == .failed("folder not found: ~/nope"))
     }
 
     @Test func noTerminalFails() async throws {
         let (desk, _) = try desktop()
         let environment = desk.environment(["PATH": desk.bin])
-        #expect(await TerminalLauncher.live(environment: environment).open("") == .failed("no terminal found (set $TERMINAL)"))
+        #expect(
+            await TerminalLauncher.live(environment: environment).open("")
+                == .failed("no terminal found (set $TERMINAL)"))
         let named = desk.environment(["PATH": desk.bin, "TERMINAL": "ghostty"])
         #expect(
             await TerminalLauncher.live(environment: named).open("")

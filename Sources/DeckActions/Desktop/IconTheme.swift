@@ -29,8 +29,9 @@ struct IconTheme {
     /// Reads the theme from every base dir that has it; nil when no base dir has an `index.theme`.
     init?(named name: String, baseDirs: [String]) {
         let roots = baseDirs.map { "\($0)/\(name)" }
-        guard let indexText = roots.lazy.compactMap({ try? String(contentsOfFile: $0 + "/index.theme", encoding: .utf8) })
-            .first
+        guard
+            let indexText = roots.lazy.compactMap({ try? String(contentsOfFile: $0 + "/index.theme", encoding: .utf8) })
+                .first
         else { return nil }
         self.name = name
         let index = IniFile(parsing: indexText)

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a program could not be started.
@@ -28,6 +28,17 @@ enum DetachedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        redirect(&actions, output: output, directory: directory)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        detach(&attributes)
+        let pid = try start(arguments, environment: environment, actions: &actions, attributes: &attributes)
+        return ChildExit(pid: pid)
+    }
+
+    /// stdin from /dev/null, stdout and stderr to `output` (or /dev/null), nothing else inherited.
+    private static func redirect(_ actions: inout posix_spawn_file_actions_t, output: Int32?, directory: String?) {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
@@ -38,10 +49,10 @@ enum DetachedProcess {
         }
         GlibcExtras.closeFrom3(&actions)
         if let directory { GlibcExtras.changeDirectory(&actions, directory) }
+    }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
+    /// A new session, default signal dispositions and an empty signal mask.
+    private static func detach(_ attributes: inout posix_spawnattr_t) {
         // The host may block or ignore signals (SIGPIPE is ignored by most servers); ignored dispositions
         // survive exec, so the child gets every signal reset to default and an empty mask.
         var allSignals = sigset_t()
@@ -52,9 +63,6 @@ enum DetachedProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         let flags = GlibcExtras.spawnSetsid | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
         posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let pid = try start(arguments, environment: environment, actions: &actions, attributes: &attributes)
-        return ChildExit(pid: pid)
     }
 
     private static func start(
@@ -64,7 +72,13 @@ enum DetachedProcess {
         let argv = CStringArray(arguments)
         let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv.pointers, envp.pointers)
+        var result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv.pointers, envp.pointers)
+        // ETXTBSY: a script written a moment ago is still open for writing in a child another thread is
+        // forking (until that child's exec closes it); it clears within microseconds.
+        for _ in 0..<20 where result == ETXTBSY {
+            usleep(5_000)
+            result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv.pointers, envp.pointers)
+        }
         guard result == 0 else { throw .spawnFailed(program: arguments[0], errno: result) }
         return pid
     }
@@ -78,7 +92,9 @@ private final class CStringArray {
         pointers = strings.map { strdup($0) } + [nil]
     }
 
-    deinit { pointers.forEach { free($0) } }
+    deinit {
+        for pointer in pointers { free(pointer) }
+    }
 }
 
 /// glibc extensions the Swift Glibc module does not import.
@@ -86,10 +102,12 @@ enum GlibcExtras {
     /// `POSIX_SPAWN_SETSID` (glibc ≥ 2.26): a macro behind `_GNU_SOURCE`, so Swift does not see it.
     static let spawnSetsid: Int32 = 0x80
 
-    private typealias FileActionWithPath = @convention(c) (
-        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
-    private typealias FileActionWithFD = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private typealias FileActionWithPath =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
+    private typealias FileActionWithFD =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc ≥ 2.29), looked up at run time because the header
     /// declares it only under `_GNU_SOURCE`.

@@ -76,10 +76,11 @@ final class PulseVolume: @unchecked Sendable {
 
     /// Starts one operation on the default sink and waits for the server's answer.
     private func perform(
-        _ start: @escaping (
-            OpaquePointer, (name: String, index: UInt32, channels: UInt8), pa_context_success_cb_t,
-            UnsafeMutableRawPointer
-        ) -> OpaquePointer?
+        _ start:
+            @escaping (
+                OpaquePointer, (name: String, index: UInt32, channels: UInt8), pa_context_success_cb_t,
+                UnsafeMutableRawPointer
+            ) -> OpaquePointer?
     ) async -> ActionResult {
         await withCheckedContinuation { continuation in
             withLock {
@@ -143,7 +144,7 @@ final class PulseVolume: @unchecked Sendable {
     private func connectionLost() {
         sink = nil
         publish(.unavailable)
-        pending.forEach { $0.resume(.failed("no sound server")) }
+        for completion in pending { completion.resume(.failed("no sound server")) }
         pending.removeAll()
         scheduleRetry()
     }
