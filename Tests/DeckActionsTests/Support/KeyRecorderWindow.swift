@@ -14,7 +14,9 @@ final class PrivateXvfb {
     init() throws {
         var number = 300 + Int.random(in: 0..<300)
         for _ in 0..<20 {
-            let arguments = ["/usr/bin/Xvfb", ":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset"]
+            let arguments = [
+                "/usr/bin/Xvfb", ":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset",
+            ]
             let started = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
             if Self.waitUntilServing(started, number: number) {
                 child = started
