@@ -108,6 +108,7 @@ struct StatusCommand: Command {
             print("Not yet authorized: \(pending) connection(s)")
         }
         print("Screen viewer: \(response.viewer ?? "none")")
+        if let logs = response.commandLogs { print("Command button output: \(logs)/") }
         for problem in response.problems ?? [] { print("Problem: \(problem)") }
         return 0
     }

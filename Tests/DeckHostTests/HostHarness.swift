@@ -36,8 +36,12 @@ struct HostHarness {
     private static let counter = Counter()
 
     init(actions: ActionRunner = .fake(result: .ok)) throws {
+        try self.init(desktop: .fake(actions: actions))
+    }
+
+    init(desktop: HostDesktop) throws {
         host = DeckServer(
-            link: link, store: try ConfigStore(directory: dir.url), actions: actions, notifier: notifications.notifier,
+            link: link, store: try ConfigStore(directory: dir.url), desktop: desktop, notifier: notifications.notifier,
             log: .silent, port: 1, address: "https://test:1/", hostName: "desk")
     }
 

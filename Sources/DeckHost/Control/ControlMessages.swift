@@ -64,6 +64,8 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var pendingConnections: Int?
     public var viewer: String?
     public var problems: [String]?
+    /// `status`: the folder with one output log per command button.
+    public var commandLogs: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -45,6 +45,7 @@ extension DeckServer {
         response.url = address
         response.pendingConnections = connections.count - authorizedConnections.count
         response.problems = store.problems
+        response.commandLogs = desktop.commandLogs
         return response
     }
 

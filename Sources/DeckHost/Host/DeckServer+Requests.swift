@@ -9,8 +9,12 @@ extension DeckServer {
         if let edit = message.layoutEdit { return applyEdit(edit, from: id) }
         switch message {
         case .press(let press): pressed(press, from: id)
+        case .listApps: listApps(for: id)
+        case .setVolume(let request): changeVolume(for: id) { await $0.setLevel(request.level) }
+        case .toggleMute: changeVolume(for: id) { await $0.toggleMute() }
+        case .keypad(let request): typeKey(request.key, for: id)
         default:
-            // Apps, volume, keypad, screen and typing are added by their own parts of the host.
+            // Screen and typing are added by their own parts of the host.
             sendSealed(
                 .error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
         }
@@ -37,14 +41,26 @@ extension DeckServer {
 
     private func pressed(_ press: DeviceMessage.Press, from id: ConnectionID) {
         guard let button = config.layout.button(page: press.page, index: press.index) else {
-            let reply = HostMessage.PressResult(page: press.page, index: press.index, ok: false, reason: "empty slot")
+            let reason = Self.whyNoButton(press, in: config.layout)
+            let reply = HostMessage.PressResult(page: press.page, index: press.index, ok: false, reason: reason)
             return sendSealed(.pressResult(reply), to: id)
         }
-        let runner = actions
+        let runner = desktop.actions
         Task {
             let result = await runner.run(button)
             await self.pressFinished(press, result, for: id)
         }
+    }
+
+    /// A device pressed a slot that is empty, or one that is gone since it last saw the layout.
+    static func whyNoButton(_ press: DeviceMessage.Press, in layout: DeckLayout) -> String {
+        guard layout.pages.indices.contains(press.page) else {
+            return "page \(press.page) does not exist (\(layout.pages.count) pages)"
+        }
+        guard (0..<DeckLayout.slotsPerPage).contains(press.index) else {
+            return "slot \(press.index) does not exist (0…\(DeckLayout.slotsPerPage - 1))"
+        }
+        return "empty slot"
     }
 
     private func pressFinished(_ press: DeviceMessage.Press, _ result: ActionResult, for id: ConnectionID) {

@@ -14,7 +14,8 @@ public actor DeckServer {
 
     let link: any DeviceLink
     let store: ConfigStore
-    let actions: ActionRunner
+    let desktop: HostDesktop
+    let appsMessage: AppsMessage
     let notifier: Notifier
     let log: Logger
     let now: @Sendable () -> Date
@@ -26,10 +27,14 @@ public actor DeckServer {
     let devices: DeviceBook
     let services: CryptoServices
     var connections: [ConnectionID: Connection] = [:]
+    /// The volume state devices were last sent; a repeated report is not sent again.
+    var volumeShown: VolumeState?
+    var volumeLane = SerialLane()
+    var keypadLane = SerialLane()
 
-    /// A host over `link` that keeps its files in `store`.
+    /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(
-        link: any DeviceLink, store: ConfigStore, actions: ActionRunner, notifier: Notifier, log: Logger,
+        link: any DeviceLink, store: ConfigStore, desktop: HostDesktop, notifier: Notifier, log: Logger,
         port: Int, address: String, hostName: String? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
@@ -40,7 +45,8 @@ public actor DeckServer {
         let name = hostName ?? config.hostName ?? DeckServer.computerName()
         self.link = link
         self.store = store
-        self.actions = actions
+        self.desktop = desktop
+        appsMessage = AppsMessage(catalog: desktop.apps)
         self.notifier = notifier
         self.log = log
         self.now = now
@@ -59,9 +65,13 @@ public actor DeckServer {
         for problem in store.problems { log.error(problem) }
     }
 
-    /// Handles transport events until the stream ends.
+    /// Handles transport events until the stream ends, and meanwhile sends every volume change to the devices.
     public func run(_ events: AsyncStream<TransportEvent>) async {
-        for await event in events { handle(event) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.followVolume() }
+            for await event in events { handle(event) }
+            group.cancelAll()
+        }
     }
 
     /// Handles one transport event.
@@ -124,6 +134,7 @@ public actor DeckServer {
         let name = devices.record(id: deviceId)?.name ?? ""
         log.info("device authorized", ["conn": "\(id)", "device.name": name, "device.protocol": "\(protocolVersion)"])
         sendSealed(.layout(.init(layout: config.layout)), to: id)
+        sendVolume(to: id)
     }
 
     /// Ends one session (it says goodbye the way its machine decides) and closes the connection.

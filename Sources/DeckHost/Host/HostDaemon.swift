@@ -40,7 +40,7 @@ public struct HostDaemon {
         let port = try server.start()
         let address = Self.httpsAddress(port: port)
         let host = DeckServer(
-            link: server, store: store, actions: .live(), notifier: .desktop, log: log, port: port, address: address)
+            link: server, store: store, desktop: .live(), notifier: .desktop, log: log, port: port, address: address)
         let hostName = await host.hostName
         routes.value = SetupRoutes(
             hostName: hostName, addresses: Self.setupAddresses(), port: port,

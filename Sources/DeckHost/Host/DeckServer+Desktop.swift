@@ -1,0 +1,79 @@
+import DeckActions
+import DeckKit
+import DeckTransport
+import Foundation
+
+// The app catalog, the volume gauge and the keypad (PROTOCOL §6, SPEC §4–§5). The desktop work runs off the
+// actor; its answers come back through the actor, which re-checks that the connection is still there
+// (`sendSealed` drops messages for closed connections).
+extension DeckServer {
+    /// `listApps` → `apps`, scanned and encoded off the actor; concurrent requests share one scan.
+    func listApps(for id: ConnectionID) {
+        let message = appsMessage
+        Task {
+            let encoded = await message.encoded()
+            self.sendSealed(encoded: encoded, to: id)
+        }
+    }
+
+    func sendSealed(encoded: Data, to id: ConnectionID) {
+        guard let text = connections[id]?.session.seal(encoded: encoded) else { return }
+        link.send(text: text, to: id)
+    }
+
+    /// `setVolume` and `toggleMute`, applied in arrival order. Success needs no reply: the sound server
+    /// reports the change, and `volumeChanged` sends it to every device. A failure is told to the sender,
+    /// with the state to put its gauge back to.
+    func changeVolume(for id: ConnectionID, _ change: @escaping @Sendable (VolumeControl) async -> ActionResult) {
+        let volume = desktop.volume
+        volumeLane.add {
+            guard case .failed(let reason) = await change(volume) else { return }
+            await self.volumeChangeFailed(reason, for: id)
+        }
+    }
+
+    private func volumeChangeFailed(_ reason: String, for id: ConnectionID) {
+        sendSealed(.error(.init(code: .unavailable, message: reason)), to: id)
+        sendSealed(.volume(Self.wire(desktop.volume.current())), to: id)
+    }
+
+    /// Follows the volume feed until the task is cancelled or the feed ends.
+    func followVolume() async {
+        for await state in desktop.volumeFeed.changes {
+            volumeChanged(state)
+        }
+    }
+
+    /// A change made anywhere reaches every authorized device (once per distinct state).
+    func volumeChanged(_ state: VolumeState) {
+        guard state != volumeShown else { return }
+        volumeShown = state
+        broadcast(.volume(Self.wire(state)))
+    }
+
+    /// The state a newly authorized device starts from.
+    func sendVolume(to id: ConnectionID) {
+        sendSealed(.volume(Self.wire(desktop.volume.current())), to: id)
+    }
+
+    static func wire(_ state: VolumeState) -> HostMessage.Volume {
+        .init(available: state.available, level: state.available ? state.level : 0, muted: state.muted)
+    }
+
+    /// `keypad` → the key typed on the desktop → `keypadResult` to the sender. Keys are typed in arrival
+    /// order, whichever device sent them.
+    func typeKey(_ key: DeviceMessage.Keypad.Key, for id: ConnectionID) {
+        let keys = desktop.keys
+        keypadLane.add {
+            let result = await keys.press(wireKey: key.rawValue)
+            await self.keyTyped(result, for: id)
+        }
+    }
+
+    private func keyTyped(_ result: ActionResult, for id: ConnectionID) {
+        switch result {
+        case .ok: sendSealed(.keypadResult(.init(ok: true)), to: id)
+        case .failed(let reason): sendSealed(.keypadResult(.init(ok: false, reason: reason)), to: id)
+        }
+    }
+}

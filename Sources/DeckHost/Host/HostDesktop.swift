@@ -1,0 +1,77 @@
+import DeckActions
+import Foundation
+
+/// What presses, `listApps`, the volume gauge and the keypad reach on the computer (STYLE practice 1).
+/// The daemon passes the live desktop, the in-process tests pass fakes; the session code sees only this.
+public struct HostDesktop: Sendable {
+    /// Runs app, command and terminal buttons.
+    public var actions: ActionRunner
+    /// Lists the launchable desktop entries.
+    public var apps: AppCatalog
+    /// The default output's volume and mute.
+    public var volume: VolumeControl
+    /// Types keypad keys.
+    public var keys: KeyInjector
+    /// Volume changes made anywhere (devices, keyboard keys, `pactl`), in the order they happened.
+    public var volumeFeed: VolumeFeed
+    /// The folder command buttons write their output to (shown by `touchdeck status`).
+    public var commandLogs: String
+
+    /// A desktop from its parts.
+    public init(
+        actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
+        commandLogs: String
+    ) {
+        self.actions = actions
+        self.apps = apps
+        self.volume = volume
+        self.keys = keys
+        self.volumeFeed = volumeFeed
+        self.commandLogs = commandLogs
+    }
+
+    /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
+    /// `$PULSE_SERVER` (or the default), XTest on `$DISPLAY`.
+    public static func live(environment: HostEnvironment = .current) -> HostDesktop {
+        let feed = VolumeFeed()
+        return HostDesktop(
+            actions: .live(environment: environment), apps: .live(environment: environment),
+            volume: .live(onChange: feed.report), keys: .live(),
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment))
+    }
+
+    /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
+    /// the volume starts at `volume`, keys answer `keyResult` and are reported to `typed`.
+    public static func fake(
+        actions: ActionRunner = .fake(), apps: [CatalogApp] = [],
+        volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
+        keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in }
+    ) -> HostDesktop {
+        let feed = VolumeFeed()
+        return HostDesktop(
+            actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
+            keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs")
+    }
+}
+
+/// Carries volume changes from the sound server's thread to the host's actor without reordering them.
+/// Only the newest few wait if the host falls behind: a gauge needs the latest level, not every step.
+public struct VolumeFeed: Sendable {
+    /// The changes, for the host's one consumer.
+    public let changes: AsyncStream<VolumeState>
+    private let continuation: AsyncStream<VolumeState>.Continuation
+
+    /// An empty feed.
+    public init() {
+        (changes, continuation) = AsyncStream.makeStream(of: VolumeState.self, bufferingPolicy: .bufferingNewest(8))
+    }
+
+    /// Hands a new state to the host; returns at once (it runs on libpulse's thread).
+    public var report: @Sendable (VolumeState) -> Void {
+        let continuation = self.continuation
+        return { continuation.yield($0) }
+    }
+
+    /// Ends the stream.
+    public func finish() { continuation.finish() }
+}
