@@ -1,9 +1,13 @@
-"""`make bench` (via scripts/bench): press→result round trip and layout fan-out with 20 authorized devices on
-the real daemon, printed as ratios against a baseline measured in the same run: a plain, unsealed WebSocket
-echo round trip on loopback with the same client library (`websockets`)."""
+"""`make bench` (via scripts/bench, under scripts/with-desktop for its PulseAudio null sink): with 20 authorized
+devices on the real daemon, press→result round trips (an empty slot, and a button whose action returns at once,
+through the real action path), layout fan-out, a command button's full press (shell start included) and the time
+from a `pactl` volume change to all 20 devices. Each is printed as a ratio against a named baseline measured in
+the same run: an unsealed WebSocket echo round trip on loopback with the same client library (`websockets`),
+`$SHELL -ic true` started directly, and `pactl subscribe` seeing the same change."""
 
 import asyncio
 import os
+import subprocess
 import pathlib
 import statistics
 import sys
@@ -22,6 +26,12 @@ DEVICES = 20
 PRESSES = 2000
 EDITS = 100
 ECHOES = 2000
+SHELL_RUNS = 30
+VOLUME_CHANGES = 50
+# A command of only spaces: the action runner answers at once ("empty command") without starting anything,
+# so the round trip is the session, the dispatch and the reply — the action itself costs nothing.
+INSTANT = {"label": "instant", "kind": "command", "command": " "}
+SHELL_TRUE = {"label": "true", "kind": "command", "command": "true"}
 
 
 def percentile(samples, fraction):
@@ -59,15 +69,69 @@ async def authorized_devices(host):
     return devices
 
 
-async def press_round_trips(devices):
+async def press_round_trips(devices, index, count=PRESSES):
     samples = []
-    for i in range(PRESSES):
+    for i in range(count):
         client = devices[i % len(devices)]
         start = time.perf_counter()
-        await client.send({"type": "press", "page": 0, "index": 5})
-        await client.recv_type("pressResult")
+        await client.send({"type": "press", "page": 0, "index": index})
+        await client.recv_type("pressResult", timeout=30)
         samples.append(time.perf_counter() - start)
     return samples
+
+
+async def put_button(devices, index, button):
+    await devices[0].send({"type": "setButton", "page": 0, "index": index, "button": button})
+    await asyncio.gather(*(client.recv_type("layout") for client in devices))
+
+
+async def shell_presses_and_baseline(host, devices):
+    """A command button running `true` (the host starts `$SHELL -i -c true`), interleaved with the same shell
+    started directly with the daemon's environment."""
+    shell = host.env.get("SHELL", "/bin/sh")
+    presses, direct = [], []
+    for _ in range(SHELL_RUNS):
+        presses += await press_round_trips(devices, 7, count=1)
+        start = time.perf_counter()
+        subprocess.run([shell, "-ic", "true"], env=host.env, cwd=host.home, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        direct.append(time.perf_counter() - start)
+    return presses, direct
+
+
+async def volume_fan_out(devices):
+    """From starting `pactl set-sink-volume` until all devices got the new `volume`, beside the time until a
+    `pactl subscribe` client (the sound server's own notification) reported the same change."""
+    watcher = await asyncio.create_subprocess_exec(
+        "pactl", "subscribe", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    await asyncio.sleep(0.3)  # let the watcher subscribe before the first change
+    fan_out, watched = [], []
+    try:
+        for i in range(VOLUME_CHANGES):
+            level = 20 + (i % 2) * 30 + i % 7  # every change differs from the one before
+            start = time.perf_counter()
+            seen = asyncio.ensure_future(sink_change(watcher, start))
+            setter = await asyncio.create_subprocess_exec("pactl", "set-sink-volume", "@DEFAULT_SINK@", f"{level}%")
+            await asyncio.gather(*(until_level(client, level / 100) for client in devices))
+            fan_out.append(time.perf_counter() - start)
+            watched.append(await seen)
+            await setter.wait()
+    finally:
+        watcher.terminate()
+        await watcher.wait()
+    return fan_out, watched
+
+
+async def sink_change(watcher, start):
+    while True:
+        line = await asyncio.wait_for(watcher.stdout.readline(), 10)
+        if b"'change' on sink #" in line:
+            return time.perf_counter() - start
+
+
+async def until_level(client, level):
+    while abs((await client.recv_type("volume", timeout=10))["level"] - level) > 0.006:
+        pass
 
 
 async def edit_fan_out(devices):
@@ -88,20 +152,34 @@ def report(name, samples, baseline):
 
 
 async def main():
+    if not os.environ.get("PULSE_SERVER"):
+        sys.exit("bench_press: PULSE_SERVER is not set; run it under scripts/with-desktop (scripts/bench does)")
     baseline = await echo_baseline()
     host = Daemon().start()
     try:
         devices = await authorized_devices(host)
-        presses = await press_round_trips(devices)
+        presses = await press_round_trips(devices, 5)
+        await put_button(devices, 6, INSTANT)
+        instant = await press_round_trips(devices, 6)
         edits = await edit_fan_out(devices)
+        await put_button(devices, 7, SHELL_TRUE)
+        shell_presses, shell_direct = await shell_presses_and_baseline(host, devices)
+        volumes, watched = await volume_fan_out(devices)
         for client in devices:
             await client.close()
     finally:
         host.stop()
     print("# host (baseline: unsealed WebSocket echo on loopback, same client library, this run)")
     report("baseline ws-echo round trip", baseline, baseline)
-    report(f"press→pressResult, sealed, {DEVICES} devices", presses, baseline)
+    report(f"press→pressResult, empty slot, {DEVICES} devices", presses, baseline)
+    report(f"press→pressResult, instant action, {DEVICES} dev", instant, baseline)
     report(f"setButton→layout at all {DEVICES} devices", edits, baseline)
+    print(f"# command button (baseline: `{os.path.basename(host.env.get('SHELL', 'sh'))} -ic true` started directly, this run)")
+    report("baseline $SHELL -ic true", shell_direct, shell_direct)
+    report("press→pressResult, command `true`", shell_presses, shell_direct)
+    print("# volume (baseline: `pactl subscribe` seeing the same change, this run; SPEC: within 100 ms)")
+    report("baseline pactl set → pactl subscribe event", watched, watched)
+    report(f"pactl set → volume at all {DEVICES} devices", volumes, watched)
 
 
 if __name__ == "__main__":
