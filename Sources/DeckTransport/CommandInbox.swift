@@ -12,7 +12,7 @@ struct OutgoingMessage {
 /// Work handed from any thread to the service thread.
 enum ServiceCommand {
     case send(ConnectionID, OutgoingMessage)
-    case close(ConnectionID)
+    case close(ConnectionID, code: UInt16)
 }
 
 /// The only state shared between threads: commands posted from anywhere, drained by the service thread,

@@ -48,9 +48,9 @@ extension ServiceCore {
         connection.flushing.removeAll()
         for onSent in sent { onSent() }
         if connection.outbox.isEmpty {
-            guard connection.closeRequested else { return 0 }
+            guard let code = connection.closeCode else { return 0 }
             // Closed only after what was queued before `close` has gone out.
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, nil, 0)
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), nil, 0)
             return -1
         }
         let message = connection.outbox.removeFirst()

@@ -22,7 +22,7 @@ final class Connection {
     /// `onSent` of messages already given to lws; called at the next writeable callback, which lws delivers
     /// only once it has pushed all of them into the socket.
     var flushing: [@Sendable () -> Void] = []
-    var closeRequested = false
+    var closeCode: UInt16?
     /// Set once the connection is being refused (too-large message); later pieces are ignored.
     var isRejected = false
 
@@ -104,9 +104,9 @@ final class ServiceCore {
                 guard let connection = connections[id] else { continue }
                 connection.outbox.append(message)
                 lws_callback_on_writable(connection.wsi)
-            case .close(let id):
+            case .close(let id, let code):
                 guard let connection = connections[id] else { continue }
-                connection.closeRequested = true
+                connection.closeCode = code
                 lws_callback_on_writable(connection.wsi)
             }
         }

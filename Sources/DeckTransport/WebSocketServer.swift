@@ -56,9 +56,10 @@ public final class WebSocketServer: @unchecked Sendable {
         post(.send(id, OutgoingMessage(data: binary, isBinary: true, onSent: onSent)))
     }
 
-    /// Closes a connection (code 1000) after the messages queued before it went out; `closed` follows.
-    public func close(_ id: ConnectionID) {
-        post(.close(id))
+    /// Closes a connection with a WebSocket close code (RFC 6455 §7.4: 1000 normal, 1003 unsupported data,
+    /// 1008 policy violation, …) after the messages queued before it went out; `closed` follows.
+    public func close(_ id: ConnectionID, code: UInt16 = 1000) {
+        post(.close(id, code: code))
     }
 
     private func post(_ command: ServiceCommand) {

@@ -13,7 +13,7 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
     private var closedIds: [ConnectionID] = []
 
     func send(text: String, to id: ConnectionID) { lock.withLock { texts[id, default: []].append(text) } }
-    func close(_ id: ConnectionID) { lock.withLock { closedIds.append(id) } }
+    func close(_ id: ConnectionID, code: UInt16) { lock.withLock { closedIds.append(id) } }
 
     func sent(to id: ConnectionID) -> [String] { lock.withLock { texts[id] ?? [] } }
     var closed: [ConnectionID] { lock.withLock { closedIds } }

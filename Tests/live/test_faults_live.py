@@ -46,8 +46,9 @@ def test_bad_input_hurts_only_its_own_connection(daemon):
         await still_served(good, 1)
 
         await bad.send_raw_binary(b"\x00\x01binary")
-        seen, _ = await until_closed(bad)
+        seen, code = await until_closed(bad)
         assert seen == [{"type": "error", "code": "badMessage", "message": "binary messages from a device are not allowed"}]
+        assert code == 1003, "binary from a device closes with 1003 (unsupported data)"
         await still_served(good, 2)
 
         flood = await DeckClient.connect(f"ws://127.0.0.1:{daemon.port}/ws")
@@ -55,7 +56,8 @@ def test_bad_input_hurts_only_its_own_connection(daemon):
         # unread bytes would make its kernel reset the connection and drop the error on the way).
         for _ in range(45):
             await flood.send_plain({"type": "hello", "name": "flood"})
-        seen, _ = await until_closed(flood)
+        seen, code = await until_closed(flood)
+        assert code == 1008, "a pre-authorization flood closes with 1008 (policy violation)"
         assert seen[-1] == {"type": "error", "code": "badMessage", "message": "too many messages before authorization"}
         assert len(seen) == 41
         await still_served(good, 3)

@@ -102,7 +102,7 @@ public actor DeckServer {
             case .sendSealed(let message): sendSealed(message, to: id)
             case .close(let code, let reason):
                 log.info("closing a connection", ["conn": "\(id)", "close.code": "\(code)", "close.reason": reason])
-                link.close(id)
+                link.close(id, code: code)
             case .paired(let record): remember(record)
             case .authorized(let deviceId, let protocolVersion): authorized(id, deviceId, protocolVersion)
             case .request(let message): handleRequest(message, from: id)
