@@ -51,6 +51,22 @@ import Testing
         #expect(harness.link.sent(to: device.id).last!.utf8.count > 2_000_000)
     }
 
+    @Test func aCatalogTooLargeToSealLeavesOutTheLargestIconsFirst() throws {
+        let small = "data:image/png;base64," + String(repeating: "A", count: 100)
+        let huge = "data:image/svg+xml;base64," + String(repeating: "B", count: 50_000)
+        let apps: [HostMessage.AppEntry] = [
+            .init(id: "a.desktop", name: "A", icon: small), .init(id: "b.desktop", name: "B", icon: huge),
+            .init(id: "c.desktop", name: "C", icon: small),
+        ]
+        let whole = AppsMessage.encode(apps, limit: 1_000_000)
+        #expect(try HostMessage.decode(whole) == .apps(.init(apps: apps)))
+        let trimmed = AppsMessage.encode(apps, limit: 10_000)
+        #expect(trimmed.count <= 10_000)
+        var expected = apps
+        expected[1].icon = nil
+        #expect(try HostMessage.decode(trimmed) == .apps(.init(apps: expected)))
+    }
+
     @Test func devicesAskingAtOnceShareOneScan() async throws {
         let scans = Mutex(0)
         let catalog = AppCatalog {

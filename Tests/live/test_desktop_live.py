@@ -210,6 +210,9 @@ def test_without_a_sound_server_volume_is_unavailable_until_one_appears(tmp_path
             loop.run_until_complete(after(client))
         finally:
             loop.close()
+        log = host.log()
+        assert "no sound server; devices show the volume as unavailable" in log
+        assert eventually(lambda: "sound server found" in host.log()), log
     finally:
         host.stop()
         if pulse:

@@ -47,6 +47,13 @@ extension DeckServer {
     /// A change made anywhere reaches every authorized device (once per distinct state).
     func volumeChanged(_ state: VolumeState) {
         guard state != volumeShown else { return }
+        if state.available != (volumeShown?.available ?? true) {
+            if state.available {
+                log.notice("sound server found; devices show the volume again")
+            } else {
+                log.warning("no sound server; devices show the volume as unavailable until one appears")
+            }
+        }
         volumeShown = state
         broadcast(.volume(Self.wire(state)))
     }
