@@ -13,7 +13,7 @@ import Testing
 
 @Test func authorizedWithoutProtocolIsOne() throws {
     let message = try HostMessage.decode(#"{"type":"authorized","hostName":"studio"}"#)
-    #expect(message == .authorized(.init(protocolVersion: 1, hostName: "studio")))
+    #expect(message == .authorized(.init(hostName: "studio", protocolVersion: 1)))
 }
 
 @Test func greetingsWithoutProtocolAreOne() throws {

@@ -2,50 +2,26 @@
 
 extension HostMessage {
     /// Reply to `hello` from a new or unknown device.
-    public struct NeedPairing: MessageBody {
+    public struct NeedPairing: HostIntroduction {
         public static let type = "needPairing"
         public var hostName: String
-        /// The host's protocol number (absent → 1).
         public var protocolVersion: Int
 
         public init(hostName: String, protocolVersion: Int = ProtocolVersion.current) {
             self.hostName = hostName
             self.protocolVersion = protocolVersion
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case hostName
-            case protocolVersion = "protocol"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            hostName = try c.decode(.hostName, default: "")
-            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
         }
     }
 
     /// Reply to `hello` from a known device: authenticate next.
-    public struct AuthRequired: MessageBody {
+    public struct AuthRequired: HostIntroduction {
         public static let type = "authRequired"
         public var hostName: String
-        /// The host's protocol number (absent → 1).
         public var protocolVersion: Int
 
         public init(hostName: String, protocolVersion: Int = ProtocolVersion.current) {
             self.hostName = hostName
             self.protocolVersion = protocolVersion
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case hostName
-            case protocolVersion = "protocol"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            hostName = try c.decode(.hostName, default: "")
-            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
         }
     }
 
@@ -125,26 +101,42 @@ extension HostMessage {
     }
 
     /// The host's first sealed message after a good device proof.
-    public struct Authorized: MessageBody {
+    public struct Authorized: HostIntroduction {
         public static let type = "authorized"
-        /// The host's protocol number (absent → 1).
-        public var protocolVersion: Int
         public var hostName: String
+        public var protocolVersion: Int
 
-        public init(protocolVersion: Int = ProtocolVersion.current, hostName: String) {
-            self.protocolVersion = protocolVersion
+        public init(hostName: String, protocolVersion: Int = ProtocolVersion.current) {
             self.hostName = hostName
+            self.protocolVersion = protocolVersion
         }
+    }
+}
 
-        private enum CodingKeys: String, CodingKey {
-            case protocolVersion = "protocol"
-            case hostName
-        }
+/// The messages in which the host names itself and its protocol number (`needPairing`, `authRequired`,
+/// `authorized`); an absent `protocol` reads as 1, an absent `hostName` as "".
+public protocol HostIntroduction: MessageBody {
+    var hostName: String { get }
+    var protocolVersion: Int { get }
+    init(hostName: String, protocolVersion: Int)
+}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
-            hostName = try c.decode(.hostName, default: "")
-        }
+private enum HostIntroductionKeys: String, CodingKey {
+    case hostName
+    case protocolVersion = "protocol"
+}
+
+extension HostIntroduction {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: HostIntroductionKeys.self)
+        self.init(
+            hostName: try c.decode(.hostName, default: ""),
+            protocolVersion: try c.decode(.protocolVersion, default: ProtocolVersion.legacy))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: HostIntroductionKeys.self)
+        try c.encode(hostName, forKey: .hostName)
+        try c.encode(protocolVersion, forKey: .protocolVersion)
     }
 }
