@@ -26,12 +26,14 @@ def open_app(browser, host):
     wait(browser.driver, lambda d: state(d) is not None, what="the client to start")
 
 
-def pair(browser, host):
+def pair(browser, host, screenshot=None):
     driver = browser.driver
     open_app(browser, host)
     wait_state(driver, "needPin")
     pin_field = driver.find_element(By.ID, "pin")
     wait(driver, lambda d: pin_field.is_displayed(), what="the PIN sheet")
+    if screenshot:
+        driver.save_screenshot(str(screenshot))
     pin_field.send_keys(host.pin())
     driver.find_element(By.CSS_SELECTOR, "#pair-form button[type=submit]").click()
     wait_state(driver, "ready")

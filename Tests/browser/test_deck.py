@@ -9,9 +9,9 @@ from pages import (choose_kind, eventually, fill, key, key_label, long_press, op
                    wait, wait_state)
 
 
-def test_pairing_survives_reload_and_revoke_sends_back_to_pairing(host, browsers):
+def test_pairing_survives_reload_and_revoke_sends_back_to_pairing(host, browsers, output):
     browser = browsers()
-    pair(browser, host)
+    pair(browser, host, screenshot=output / "pair-sheet.png")
     driver = browser.driver
     assert "Connected to" in driver.find_element(By.ID, "status-text").text
     driver.refresh()
@@ -52,7 +52,7 @@ def test_command_button_added_pressed_and_renamed_everywhere(host, browsers, out
     wait(second.driver, lambda d: key_label(d, 0, 0) == "Renamed", what="the renamed button on the second device")
 
 
-def test_app_picked_by_hangul_initials(host, browsers):
+def test_app_picked_by_hangul_initials(host, browsers, output):
     browser = browsers()
     pair(browser, host)
     driver = browser.driver
@@ -66,6 +66,7 @@ def test_app_picked_by_hangul_initials(host, browsers):
     search.send_keys("ㅌㅅㅌ ㄱㅅㄱ")
     wait(driver, lambda d: d.find_element(By.ID, "app-count").text == "1 app", what="one result")
     row = driver.find_element(By.CSS_SELECTOR, ".app-row")
+    driver.save_screenshot(str(output / "app-picker.png"))
     assert "테스트 계산기" in row.text
     assert row.find_element(By.TAG_NAME, "mark").text
     search.send_keys("\n")
@@ -104,7 +105,7 @@ def test_volume_gauge_follows_pactl_and_drives_it(host, browsers):
     eventually(lambda: abs(sink_percent() - 80) <= 3, what=f"pactl near 80 % (now {sink_percent()})")
 
 
-def test_keypad_digits_reach_an_x_client_under_another_layout(host, browsers, tmp_path):
+def test_keypad_digits_reach_an_x_client_under_another_layout(host, browsers, tmp_path, output):
     browser = browsers()
     pair(browser, host)
     driver = browser.driver
@@ -114,6 +115,7 @@ def test_keypad_digits_reach_an_x_client_under_another_layout(host, browsers, tm
     try:
         eventually(typed.exists, what="the X client window")
         driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="keypad"]').click()
+        driver.save_screenshot(str(output / "keypad.png"))
         for k in ["1", "2", "+", "3", "enter"]:
             tap(driver, driver.find_element(By.CSS_SELECTOR, f'.keypad [data-key="{k}"]'))
         eventually(lambda: typed.read_text() == "12+3<Return>", what=f"typed keys (got {typed.read_text()!r})")
