@@ -2,11 +2,11 @@ import Foundation
 
 /// The paired devices, kept in `devices.json` (mode 0600) and saved after every change.
 /// Owned by the host's actor; not thread-safe.
-final class DeviceBook {
+public final class DeviceBook {
     private(set) var records: [DeviceRecord]
     private let store: ConfigStore
 
-    init(store: ConfigStore) {
+    public init(store: ConfigStore) {
         self.store = store
         records = store.load(.devices, as: DeviceFile.self, fallback: DeviceFile(devices: [])).devices
     }
@@ -20,7 +20,7 @@ final class DeviceBook {
         return name.count >= 4 ? records.filter { $0.id.hasPrefix(name.lowercased()) } : []
     }
 
-    func add(_ record: DeviceRecord) throws {
+    public func add(_ record: DeviceRecord) throws {
         records.append(record)
         try save()
     }

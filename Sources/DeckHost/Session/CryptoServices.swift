@@ -6,15 +6,15 @@ extension SecureChannel: SealedChannel {}
 
 /// The live `SessionServices`: DeckCrypto's SPAKE2 and authentication, the shared PIN gate and the
 /// paired devices. Owned by the host's actor; not thread-safe.
-final class CryptoServices: SessionServices {
-    let hostName: String
+public final class CryptoServices: SessionServices {
+    public let hostName: String
     private(set) var gate: PairingGate
     private let devices: DeviceBook
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let pinIssued: (_ pin: String, _ deviceName: String) -> Void
     private let log: Logger
 
-    init(
+    public init(
         hostName: String, devices: DeviceBook, gate: PairingGate = PairingGate(),
         clock: @escaping @Sendable () -> ContinuousClock.Instant, log: Logger,
         pinIssued: @escaping (_ pin: String, _ deviceName: String) -> Void
@@ -30,9 +30,9 @@ final class CryptoServices: SessionServices {
     /// `touchdeck pair`: a new PIN regardless of the back-off.
     func issuePin() -> String { gate.issuePin(now: clock()) }
 
-    func isPaired(_ deviceId: String) -> Bool { devices.record(id: deviceId) != nil }
+    public func isPaired(_ deviceId: String) -> Bool { devices.record(id: deviceId) != nil }
 
-    func pairingWanted(by name: String) {
+    public func pairingWanted(by name: String) {
         switch gate.requestPin(now: clock()) {
         case .issued(let pin): pinIssued(pin, name)
         case .alreadyLive: break
@@ -42,14 +42,16 @@ final class CryptoServices: SessionServices {
         }
     }
 
-    func beginPairing(_ start: DeviceMessage.PairStart) -> HandshakeStep<HostMessage.PairChallenge, HostPairing> {
+    public func beginPairing(_ start: DeviceMessage.PairStart)
+        -> HandshakeStep<HostMessage.PairChallenge, HostPairing>
+    {
         var pairing = HostPairing()
         let reply = pairing.receive(start, gate: &gate, now: clock())
         if case .pairChallenge(let challenge) = reply { return .next(challenge, pairing) }
         return .refused(reply)
     }
 
-    func finishPairing(_ state: HostPairing, _ confirm: DeviceMessage.PairConfirm, name: String)
+    public func finishPairing(_ state: HostPairing, _ confirm: DeviceMessage.PairConfirm, name: String)
         -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     {
         var pairing = state
@@ -62,14 +64,16 @@ final class CryptoServices: SessionServices {
         }
     }
 
-    func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, HostAuth> {
+    public func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, HostAuth> {
         var auth = HostAuth()
         let reply = auth.receive(start, secret: devices.record(id: start.deviceId)?.secret)
         if case .authChallenge(let challenge) = reply { return .next(challenge, auth) }
         return .refused(reply)
     }
 
-    func finishAuth(_ state: HostAuth, _ finish: DeviceMessage.AuthFinish) -> HandshakeStep<Void, SecureChannel> {
+    public func finishAuth(_ state: HostAuth, _ finish: DeviceMessage.AuthFinish)
+        -> HandshakeStep<Void, SecureChannel>
+    {
         var auth = state
         switch auth.receive(finish) {
         case .authorized(_, let channel): return .next((), channel)
