@@ -23,7 +23,7 @@ let package = Package(
             name: "DeckHost",
             dependencies: ["DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "COpenSSL", "CAvahi"]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit"]),
-        .executableTarget(name: "touchdeck-peer", dependencies: ["DeckCrypto", "DeckKit"]),
+        .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
         .executableTarget(name: "touchdeck-bench", dependencies: ["DeckKit", "DeckCrypto", "DeckHost"]),
         .testTarget(name: "DeckKitTests", dependencies: ["DeckKit"]),
         .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),

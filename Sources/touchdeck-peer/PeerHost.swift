@@ -1,9 +1,10 @@
 import DeckCrypto
+import DeckHost
 import DeckKit
 import Foundation
 
-/// The host side of the protocol for interop tests: `HostHandshake` plus an echo service once authorized.
-/// Devices paired during the run are kept in memory only.
+/// The host side of the protocol for interop tests: the daemon's own `SessionMachine` and `CryptoServices`
+/// over a throwaway device list, plus an echo service once authorized.
 struct PeerHost {
     /// One thing to write: a line, or the end of the connection.
     enum Output: Equatable {
@@ -11,68 +12,87 @@ struct PeerHost {
         case close
     }
 
-    private var handshake: HostHandshake
-    private var gate: PairingGate
-    private let registry = InMemoryDeviceRegistry()
+    private var session = SessionMachine<CryptoServices>()
+    private let services: CryptoServices
+    private let devices: DeviceBook
+    /// The session's channel, used for binary only. The real host closes on binary from a device; the peer
+    /// echoes it so the crypto tests can check binary sealing. Text and binary count separately (§5), so
+    /// this copy's binary counters are the only ones in use.
+    private var binary: SecureChannel?
 
-    init(pin: String, hostName: String) {
-        handshake = HostHandshake(hostName: hostName)
-        gate = PairingGate(makePin: { pin })
+    /// A host whose one PIN is `pin`, live from the start, keeping paired devices in `directory`.
+    init(pin: String, hostName: String, directory: URL) throws {
+        devices = DeviceBook(store: try ConfigStore(directory: directory))
+        var gate = PairingGate(makePin: { pin })
         _ = gate.issuePin(now: .now)
+        services = CryptoServices(
+            hostName: hostName, devices: devices, gate: gate, clock: { .now }, log: .silent, pinIssued: { _, _ in })
     }
 
     /// Handles one input line.
     mutating func handle(line: String) -> [Output] {
-        let data = Data(line.utf8)
-        if let binary = WireLine.binary(data) { return handle(binary: binary) }
-        let message: DeviceMessage
-        do {
-            message = try DeviceMessage.decode(data)
-        } catch {
-            return [text(.error(.init(for: error)))]
-        }
+        if let bytes = WireLine.binary(Data(line.utf8)) { return handle(binary: bytes) }
+        let echo = peekEcho(line)
         var outputs: [Output] = []
-        for action in handshake.receive(message, gate: &gate, registry: registry, now: .now) {
-            outputs += perform(action)
+        for action in session.receive(text: line, now: Date(), services: services) {
+            outputs += perform(action, echo: echo)
         }
         return outputs
     }
 
-    private mutating func perform(_ action: HostHandshake.Action) -> [Output] {
+    /// The session answers an inner `echo` with `unknownType` (no such request); the peer needs its text, so it
+    /// opens the envelope with a copy of the session's channel. The session still opens the original, so
+    /// its seq check (replays) is the real one.
+    private func peekEcho(_ line: String) -> Echo? {
+        guard case .authorized(var channel, _) = session.stage,
+            case .secure(let envelope) = try? DeviceMessage.decode(line),
+            let inner = try? channel.open(envelope)
+        else { return nil }
+        return try? JSONDecoder().decode(Echo.self, from: inner)
+    }
+
+    private mutating func perform(_ action: SessionAction, echo: Echo?) -> [Output] {
         switch action {
         case .send(let message): return [text(message)]
-        case .store(let device):
-            registry.add(device)
-            return []
-        case .showPin, .authorized: return []
-        case .inner(let inner): return echo(inner)
+        case .sendSealed(let message): return sealed(encoded: Self.reply(message, echo: echo))
         case .close: return [.close]
+        case .paired(let record):
+            // DeviceBook keeps the record in memory even if the temporary file cannot be written.
+            try? devices.add(record)
+            return []
+        case .authorized:
+            if case .authorized(let channel, _) = session.stage { binary = channel }
+            return []
+        case .request:
+            let refusal = HostMessage.error(.init(code: .unavailable, message: "the peer only echoes"))
+            return sealed(encoded: refusal.encode())
         }
     }
 
-    /// `{"type":"echo","text":S}` comes back sealed as the same; anything else is a sealed `unknownType`.
-    private mutating func echo(_ inner: Data) -> [Output] {
-        let reply: Data
-        if let echo = try? JSONDecoder().decode(Echo.self, from: inner), echo.type == "echo" {
-            reply = WireLine.encode(echo)
-        } else {
-            reply = HostMessage.error(.init(code: .unknownType, message: "the peer only echoes")).encode()
+    /// The session's sealed answer, except that an inner `echo` (refused as `unknownType`) is echoed.
+    private static func reply(_ message: HostMessage, echo: Echo?) -> Data {
+        guard case .error(let error) = message, error.code == .unknownType, let echo, echo.type == "echo" else {
+            return message.encode()
         }
-        guard let sealed = handshake.seal(json: reply) else { return [] }
-        return [text(sealed)]
+        return WireLine.encode(echo)
     }
 
-    private mutating func handle(binary: Data) -> [Output] {
-        guard case .authorized = handshake.stage else {
-            return [text(.unauthorized(.init(reason: .notAuthorized)))]
-        }
+    /// Before authorization binary gets the real host's answer (an error, then the close); after it, an echo.
+    private mutating func handle(binary message: Data) -> [Output] {
+        guard var channel = binary else { return session.receiveBinary().flatMap { perform($0, echo: nil) } }
         do {
-            let inner = try handshake.openBinary(binary)
-            guard let sealed = handshake.sealBinary(inner) else { return [] }
-            return [.line(WireLine.binaryLine(sealed))]
+            let body = try channel.openBinary(message)
+            let reply = channel.sealBinary(body)
+            binary = channel
+            return [.line(WireLine.binaryLine(reply))]
         } catch {
-            return [text(.error(.init(for: error)))]
+            return sealed(encoded: HostMessage.error(.init(for: error)).encode())
         }
+    }
+
+    private mutating func sealed(encoded inner: Data) -> [Output] {
+        guard let line = session.seal(encoded: inner) else { return [] }
+        return [.line(line)]
     }
 
     private func text(_ message: HostMessage) -> Output {
