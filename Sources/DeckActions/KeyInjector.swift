@@ -1,23 +1,6 @@
-/// A key on the keypad tab (the `keypad` message's `key` values).
-public enum KeypadKey: String, CaseIterable, Sendable {
-    case digit0 = "0"
-    case digit1 = "1"
-    case digit2 = "2"
-    case digit3 = "3"
-    case digit4 = "4"
-    case digit5 = "5"
-    case digit6 = "6"
-    case digit7 = "7"
-    case digit8 = "8"
-    case digit9 = "9"
-    case decimalPoint = "."
-    case plus = "+"
-    case minus = "-"
-    case multiply = "*"
-    case divide = "/"
-    case equals = "="
-    case enter, backspace
-}
+import DeckKit
+/// A key on the keypad tab: the `keypad` message's own key type, so the wire and the injector share one list.
+public typealias KeypadKey = DeviceMessage.Keypad.Key
 
 /// The seam that types keypad keys into the desktop (STYLE practice 1).
 public struct KeyInjector: Sendable {
@@ -49,11 +32,5 @@ public struct KeyInjector: Sendable {
     /// Traps if called: for tests that must never type.
     public static let unimplemented = KeyInjector { _ in
         preconditionFailure("KeyInjector.press called in a test that does not expect it")
-    }
-
-    /// Types the key named by a `keypad` message, failing clearly for names outside the keypad.
-    public func press(wireKey: String) async -> ActionResult {
-        guard let key = KeypadKey(rawValue: wireKey) else { return .failed("unknown key") }
-        return await press(key)
     }
 }

@@ -20,7 +20,7 @@ import Testing
         #expect(recorder.read(count: Self.allKeysTyped.count) == Self.allKeysTyped)
         // Again with the spare keycodes already bound.
         #expect(await keys.press(.divide) == .ok)
-        #expect(await keys.press(wireKey: "7") == .ok)
+        #expect(await keys.press(.digit7) == .ok)
         #expect(recorder.read(count: 2) == "/7")
     }
 
@@ -28,11 +28,6 @@ import Testing
         let keys = KeyInjector.live(display: ":987")
         #expect(await keys.press(.digit1) == .failed("no display"))
         #expect(await keys.press(.enter) == .failed("no display"))
-    }
-
-    @Test func unknownWireKeysFail() async {
-        #expect(await KeyInjector.unimplemented.press(wireKey: "a") == .failed("unknown key"))
-        #expect(await KeyInjector.fake().press(wireKey: "backspace") == .ok)
     }
 
     @Test func everyWireKeyHasAKeysym() {

@@ -179,7 +179,7 @@ import Testing
         for key in keys { await a.send(.keypad(.init(key: key)), to: harness.host) }
         let replies = await collect(&a) { $0.count >= keys.count }
         #expect(replies == Array(repeating: .keypadResult(.init(ok: true)), count: keys.count))
-        #expect(typed.withLock { $0 } == [.digit1, .digit2, .plus, .digit3, .enter, .backspace, .decimalPoint])
+        #expect(typed.withLock { $0 } == [.digit1, .digit2, .plus, .digit3, .enter, .backspace, .point])
     }
 
     @Test func withoutADisplayTheKeypadFailsClearlyAndTheHostKeepsServing() async throws {

@@ -72,7 +72,7 @@ extension DeckServer {
     func typeKey(_ key: DeviceMessage.Keypad.Key, for id: ConnectionID) {
         let keys = desktop.keys
         keypadLane.add {
-            let result = await keys.press(wireKey: key.rawValue)
+            let result = await keys.press(key)
             await self.keyTyped(result, for: id)
         }
     }
