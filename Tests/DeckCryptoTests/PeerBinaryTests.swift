@@ -35,6 +35,10 @@ import Testing
 
         func send(_ line: Data) throws -> Data {
             try input.fileHandleForWriting.write(contentsOf: line + Data("\n".utf8))
+            return try nextLine()
+        }
+
+        func nextLine() throws -> Data {
             while true {
                 if let end = buffer.firstIndex(of: 0x0a) {
                     let line = buffer.prefix(upTo: end)
@@ -79,16 +83,38 @@ import Testing
             Data(#"{"binary":"\#(channel.sealBinary(Data([9, 9])).base64EncodedString())"}"#.utf8))
         let wrapper = try JSONDecoder().decode([String: String].self, from: binaryLine)
         #expect(try channel.openBinary(Data(base64Encoded: wrapper["binary"] ?? "") ?? Data()) == Data([9, 9]))
+        // After authorization refusals are sealed (PROTOCOL §6), and the peer keeps serving.
+        guard case .secure(let refusal) = try HostMessage.decode(peer.send(Data(#"{"binary":"AAAA"}"#.utf8))) else {
+            throw CryptoError.malformed("no sealed refusal")
+        }
+        #expect(try HostMessage.decode(channel.open(refusal)) == .error(.init(for: SealError.malformed)))
+        guard case .secure(let unavailable) = try peer.send(.secure(channel.seal(.press(.init(page: 0, index: 0)))))
+        else { throw CryptoError.malformed("no reply to a press") }
+        guard case .error(let error) = try HostMessage.decode(channel.open(unavailable)) else {
+            throw CryptoError.malformed("not an error")
+        }
+        #expect(error.code == .unavailable)
     }
 
     @Test
     func garbageLinesGetErrorsAndThePeerStaysUp() throws {
         let peer = try Peer(pin: "314159")
-        for garbage in ["{", "[]", #"{"type":"pairStart"}"#, #"{"binary":"AAAA"}"#] {
+        for garbage in ["{", "[]", #"{"type":"pairStart"}"#] {
             let reply = try peer.send(Data(garbage.utf8))
             #expect(!reply.isEmpty)
             #expect(reply.range(of: Data("314159".utf8)) == nil)
         }
         #expect(try peer.send(.hello(.init(name: "swift"))) == .needPairing(.init(hostName: "peer")))
+    }
+
+    @Test
+    func binaryBeforeAuthorizationIsRefusedAndEndsTheSession() throws {
+        let peer = try Peer(pin: "314159")
+        // The daemon's answer (PROTOCOL §2): an error saying why, then the close.
+        guard case .error(let error) = try HostMessage.decode(peer.send(Data(#"{"binary":"AAAA"}"#.utf8))) else {
+            throw CryptoError.malformed("no error")
+        }
+        #expect(error.code == .badMessage)
+        #expect(throws: CryptoError.malformed("peer closed")) { try peer.nextLine() }
     }
 }
