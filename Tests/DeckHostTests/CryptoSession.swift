@@ -57,8 +57,13 @@ final class CryptoSession {
         perform(session.receive(text: text, now: t0, services: services))
     }
 
-    /// Hands a binary message to the session and performs what it asks; returns the actions.
-    func sendBinary() -> [SessionAction] { perform(session.receiveBinary()) }
+    /// Hands a binary message to the session and performs what it asks; returns the actions and the
+    /// messages a device would read.
+    func sendBinary() -> (actions: [SessionAction], replies: [HostMessage]) {
+        let before = wire.count
+        let actions = perform(session.receiveBinary())
+        return (actions, wire.dropFirst(before).compactMap { try? HostMessage.decode($0) })
+    }
 
     /// The messages a device would read after sending `message`: plain ones as they are, sealed ones as `secure`.
     func replies(_ message: DeviceMessage) -> [HostMessage] {

@@ -212,13 +212,17 @@ import Testing
         #expect(session.deviceName == "iPad" + String(repeating: "x", count: 60))
     }
 
-    @Test mutating func binaryAfterAuthorizationIsRefusedSealed() {
+    @Test mutating func binaryAfterAuthorizationIsRefusedSealedBeforeTheClose() throws {
         _ = authorize()
-        guard case .sendSealed(.error(let reply)) = session.receiveBinary().first else {
-            Issue.record("no error")
+        let actions = session.receiveBinary()
+        // Sealed by the session itself: once it has closed, the host could no longer seal it.
+        guard case .send(.secure(let envelope)) = actions.first else {
+            Issue.record("no sealed error: \(actions)")
             return
         }
-        #expect(reply.message == "binary messages from a device are not allowed")
+        let inner = try HostMessage.decode(try #require(Data(base64Encoded: envelope.box)))
+        #expect(inner == .error(.init(code: .badMessage, message: "binary messages from a device are not allowed")))
+        #expect(actions.last == .close(code: CloseCode.unsupportedData, reason: "binary messages from a device are not allowed"))
     }
 
     @Test mutating func hostEndingASessionClosesOnce() {

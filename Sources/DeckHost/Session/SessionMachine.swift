@@ -65,10 +65,14 @@ public struct SessionMachine<Services: SessionServices> {
 
     /// Seals a host message for this session; nil unless authorized or if sealing fails.
     public mutating func seal(_ message: HostMessage) -> String? {
+        envelope(message).map { String(decoding: $0.encode(), as: UTF8.self) }
+    }
+
+    /// The `secure` message carrying `message`; nil unless authorized or if sealing fails.
+    private mutating func envelope(_ message: HostMessage) -> HostMessage? {
         guard case .authorized(var channel, let id) = stage else { return nil }
         defer { stage = .authorized(channel, deviceId: id) }
-        guard let envelope = try? channel.seal(message.encode()) else { return nil }
-        return String(decoding: HostMessage.secure(envelope).encode(), as: UTF8.self)
+        return (try? channel.seal(message.encode())).map(HostMessage.secure)
     }
 
     /// Seals a binary payload for this session; nil unless authorized.
@@ -79,10 +83,11 @@ public struct SessionMachine<Services: SessionServices> {
     }
 
     /// Says why in an `error` (sealed when authorized) before closing, so the device can tell its user.
+    /// The error is sealed here, while the session is still authorized: after `close` it could not be.
     private mutating func refuseAndClose(_ code: UInt16, _ reason: String) -> [SessionAction] {
         let error = HostMessage.error(.init(code: .badMessage, message: reason))
-        let tell: SessionAction = authorizedDevice == nil ? .send(error) : .sendSealed(error)
-        return [tell] + close(code, reason)
+        let tell = authorizedDevice == nil ? error : envelope(error)
+        return (tell.map { [SessionAction.send($0)] } ?? []) + close(code, reason)
     }
 
     private mutating func close(_ code: UInt16, _ reason: String) -> [SessionAction] {
