@@ -158,3 +158,53 @@ def test_screenshots_landscape_and_portrait(host, browsers, output):
         assert scroll[0] <= scroll[1], f"{name}: the page scrolls ({scroll})"
         driver.save_screenshot(str(output / f"{name}.png"))
         assert state(driver) == "ready"
+
+
+def test_picker_renders_only_the_rows_in_view(host, browsers):
+    from conftest import MANY_APPS
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    tap(driver, key(driver, 0, 7))
+    wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the add sheet")
+    driver.find_element(By.ID, "pick-app").click()
+    count = driver.find_element(By.ID, "app-count")
+    wait(driver, lambda d: count.text.endswith(" apps") and int(count.text.split()[0]) > MANY_APPS, what="the apps")
+    total = int(count.text.split()[0])
+    rows = driver.find_elements(By.CSS_SELECTOR, ".app-row")
+    assert 0 < len(rows) < 40 < total, f"{len(rows)} rows rendered for {total} apps"
+    driver.execute_script("document.querySelector('#app-list').scrollTop = 52 * 150")
+    wait(driver, lambda d: any("Filler" in r.text for r in d.find_elements(By.CSS_SELECTOR, ".app-row")), what="rows after a scroll")
+    tops = [int(r.get_attribute("style").split("top:")[1].split("px")[0]) for r in driver.find_elements(By.CSS_SELECTOR, ".app-row")]
+    assert min(tops) > 52 * 100, "scrolling renders the rows now in view, not the first ones"
+    driver.find_element(By.ID, "picker-cancel").click()
+
+
+def test_pages_swipe_and_every_key_has_a_name_and_an_edit_action(host, browsers):
+    browser = browsers()
+    pair(browser, host)
+    driver = browser.driver
+    for index in range(12):
+        driver.execute_script("window.touchdeck.send(arguments[0])", {
+            "type": "setButton", "page": 0, "index": index,
+            "button": {"label": f"Key {index}", "kind": "command", "command": "true"}})
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".dots button")) == 2, what="a second page and its dot")
+    wait(driver, lambda d: key_label(d, 0, 11) == "Key 11", what="the full first page")
+    for k in driver.find_elements(By.CSS_SELECTOR, ".key"):
+        assert k.get_attribute("aria-label"), "every key has an accessible name"
+    assert key_label(driver, 1, 0) == "Empty slot"
+    edit = key(driver, 0, 3).find_element(By.CSS_SELECTOR, ".edit-action")
+    assert edit.get_attribute("aria-label") == "Edit Key 3"
+    driver.execute_script("arguments[0].click()", edit)
+    wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the edit sheet from the Edit action")
+    assert driver.find_element(By.ID, "edit-label").get_attribute("value") == "Key 3"
+    driver.find_element(By.ID, "edit-cancel").click()
+
+    pages = driver.find_element(By.ID, "pages")
+    (ActionChains(driver).move_to_element_with_offset(pages, 200, 0).click_and_hold().move_by_offset(-120, 0)
+     .move_by_offset(-120, 0).release().perform())
+    dots = driver.find_elements(By.CSS_SELECTOR, ".dots button")
+    wait(driver, lambda d: dots[1].get_attribute("aria-selected") == "true", what="the second page after a swipe")
+    for index in range(12):
+        driver.execute_script("window.touchdeck.send(arguments[0])", {"type": "clearButton", "page": 0, "index": index})
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".dots button")) == 1, what="back to one page")
