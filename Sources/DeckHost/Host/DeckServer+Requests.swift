@@ -48,7 +48,7 @@ extension DeckServer {
         let runner = desktop.actions
         Task {
             let result = await runner.run(button)
-            await self.pressFinished(press, result, for: id)
+            self.pressFinished(press, result, for: id)
         }
     }
 

@@ -41,7 +41,7 @@ public struct HostDaemon {
         let address = Self.httpsAddress(port: port)
         let host = DeckServer(
             link: server, store: store, desktop: .live(), notifier: .desktop, log: log, port: port, address: address)
-        let hostName = await host.hostName
+        let hostName = host.hostName
         routes.value = SetupRoutes(
             hostName: hostName, addresses: Self.setupAddresses(), port: port,
             caPEM: (try? Data(contentsOf: certificates.authority)) ?? Data())

@@ -74,6 +74,7 @@ final class PrivatePulse {
         self.child = nil
     }
 
+    @discardableResult
     func pactl(_ arguments: String...) throws -> String {
         try LiveDesktop.run(["pactl", "--server=\(server)"] + arguments)
     }
