@@ -63,7 +63,15 @@ function start() {
   resize();
 
   client.addEventListener('state', ({ detail }) => showState(client, detail));
-  client.addEventListener('layout', ({ detail }) => { layout = detail.pages; deck.show(layout); });
+  let appsAsked = false;
+  client.addEventListener('layout', ({ detail }) => {
+    layout = detail.pages;
+    deck.show(layout);
+    // App keys show their icons; the catalog comes once, the first time a layout holds an app button.
+    if (!appsAsked && layout.some((page) => page.some((button) => button?.kind === 'app'))) {
+      appsAsked = client.send({ type: 'listApps' });
+    }
+  });
   client.addEventListener('pressResult', ({ detail }) => {
     deck.showResult(detail);
     if (!detail.ok) toast(detail.reason || 'That did not work.');
