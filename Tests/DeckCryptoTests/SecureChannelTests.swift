@@ -65,7 +65,7 @@ import Testing
         #expect(throws: SealError.replayed) { try device.openBinary(first) }
     }
 
-    @Test func textBoxResentAsBinaryIsRefused() throws {
+    @Test func textBoxCannotBeReplayedAsBinary() throws {
         var (device, host) = Self.channels()
         let envelope = host.seal(Self.authorized)
         let forged = Bytes.bigEndian(envelope.seq) + Data(base64Encoded: envelope.box)!
@@ -87,7 +87,7 @@ import Testing
         #expect(throws: SealError.badSeal) { try host.openBinary(frame) }
     }
 
-    @Test func textAndBinaryCountSeparately() throws {
+    @Test func binaryAndTextCountSeparately() throws {
         var (device, host) = Self.channels()
         for _ in 0..<3 { _ = try device.open(host.seal(Self.authorized)) }
         let frame = host.sealBinary(Data([7]))
