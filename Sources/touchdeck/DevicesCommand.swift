@@ -46,15 +46,19 @@ struct DevicesCommand: Command {
         guard !devices.isEmpty else { return print("No paired devices. Pair one with `touchdeck pair`.") }
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        print("NAME                 SCREEN  LAST SEEN          ID")
-        for device in devices.sorted(by: { $0.name < $1.name }) {
-            let seen =
-                device.connections > 0 ? "connected now" : device.lastSeen.map { formatter.string(from: $0) } ?? "never"
-            let name = device.name.isEmpty ? "(unnamed)" : device.name
-            let padded = name.padding(toLength: max(20, name.count), withPad: " ", startingAt: 0)
-            print(
-                "\(padded) \(device.screenAllowed ? "on " : "off")     \(seen.padding(toLength: 18, withPad: " ", startingAt: 0)) \(device.id.prefix(8))\(device.note.isEmpty ? "" : " " + device.note)"
-            )
+        let rows = devices.sorted(by: { $0.name < $1.name }).map { device in
+            [
+                device.name.isEmpty ? "(unnamed)" : device.name, device.screenAllowed ? "on" : "off",
+                device.connections > 0 ? "connected now" : device.lastSeen.map { formatter.string(from: $0) } ?? "never",
+                String(device.id.prefix(8)) + (device.note.isEmpty ? "" : " " + device.note),
+            ]
+        }
+        // Columns as wide as their longest cell, so long device names keep the table aligned.
+        let table = [["NAME", "SCREEN", "LAST SEEN", "ID"]] + rows
+        let widths = (0..<3).map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            let cells = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            print((cells + [row[3]]).joined(separator: "  "))
         }
     }
 }
