@@ -58,8 +58,8 @@ import Testing
         #expect(volume.current().level <= 1)
     }
 
-    /// PipeWire opens its pulse socket before WirePlumber has a default sink, so this also proves the
-    /// control follows a default sink that appears after it connected.
+    /// PipeWire opens its pulse socket a moment before WirePlumber has a default sink, so a retry may land
+    /// in between: the control must then follow the default sink that appears after it connected.
     @Test func noServerIsUnavailableUntilOneAppears() async throws {
         let pipewire = try PrivatePipeWire()
         let inbox = Inbox<VolumeState>()
