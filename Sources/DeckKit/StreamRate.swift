@@ -22,6 +22,7 @@ public enum StreamRate {
     /// without spending the whole budget.
     public static func bitrate(width: Int, height: Int, fps: Int) -> Int {
         let budget = Double(max(0, width)) * Double(max(0, height)) * Double(max(0, fps)) * bitsPerPixel
-        return min(Int(budget), maxBitrate)
+        // Capped while still a Double: a budget beyond Int.max would trap in the conversion.
+        return Int(min(budget, Double(maxBitrate)))
     }
 }
