@@ -31,7 +31,9 @@ struct MessageAssembler {
             inMessage = true
             isBinary = binary
         }
-        guard buffer.count + chunk.count + remainingInFrame <= limit else {
+        // A subtraction, not a sum: `remainingInFrame` is the peer's claimed frame length (up to 2^63 − 1),
+        // and adding it to what is buffered could overflow.
+        guard remainingInFrame <= limit - buffer.count - chunk.count else {
             reset()
             return .tooLarge
         }

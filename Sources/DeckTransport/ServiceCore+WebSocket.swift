@@ -21,7 +21,7 @@ extension ServiceCore {
         guard let connection = connectionsByWSI[wsi], !connection.isRejected else { return -1 }
         let outcome = connection.assembler.append(
             chunk, isBinary: lws_frame_is_binary(wsi) != 0, isFinal: lws_is_final_fragment(wsi) != 0,
-            remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
+            remainingInFrame: Int(clamping: lws_remaining_packet_payload(wsi)))
         switch outcome {
         case .needMore:
             return 0
