@@ -132,7 +132,9 @@ public struct PairingGate: Sendable {
 
     private func secondsLeft(now: Instant) -> Int? {
         guard let blockedUntil, now < blockedUntil else { return nil }
-        let left = (blockedUntil - now).components
+        // No back-off is longer than maxBackoff; a clock that says otherwise jumped, and a wait beyond
+        // Int64 seconds would trap in `components`.
+        let left = min(blockedUntil - now, Self.maxBackoff).components
         return Int(left.seconds) + (left.attoseconds > 0 ? 1 : 0)
     }
 
