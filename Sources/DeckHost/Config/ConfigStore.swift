@@ -77,8 +77,7 @@ public final class ConfigStore {
 
     /// Moves a bad file to `<name>.corrupt-<timestamp>` so that it is never overwritten.
     private func setAside(_ file: File, because reason: String) {
-        let stamp = Int(now().timeIntervalSince1970 * 1000)
-        let aside = directory.appendingPathComponent("\(file.rawValue).corrupt-\(stamp)")
+        let aside = asideURL(for: file)
         if rename(url(file).path, aside.path) == 0 {
             problems.append(
                 "\(file.rawValue) could not be read (\(reason)); kept it as \(aside.lastPathComponent) and started from defaults"
@@ -89,6 +88,19 @@ public final class ConfigStore {
                 "\(file.rawValue) could not be read (\(reason)) nor moved aside; started from defaults and will not write it"
             )
         }
+    }
+
+    /// `<name>.corrupt-<ms>`, with `-2`, `-3`… when that name is taken: rename() would replace a file kept
+    /// earlier in the same millisecond, or before the clock was set back.
+    private func asideURL(for file: File) -> URL {
+        let base = "\(file.rawValue).corrupt-\(Int(now().timeIntervalSince1970 * 1000))"
+        var aside = directory.appendingPathComponent(base)
+        var number = 1
+        while FileManager.default.fileExists(atPath: aside.path) {
+            number += 1
+            aside = directory.appendingPathComponent("\(base)-\(number)")
+        }
+        return aside
     }
 
     /// Says what was wrong without quoting the file: the secrets file must never reach a log.

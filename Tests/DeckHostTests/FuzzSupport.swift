@@ -1,0 +1,1 @@
+../DeckKitTests/FuzzSupport.swift
