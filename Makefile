@@ -1,10 +1,11 @@
 # `make run`   installs what is missing, builds, starts the host in the foreground.
 # `make test`  installs what the tests need and runs every test.
 # `make bench` prints the benchmarks as ratios against baselines measured in the same run.
+# `make fuzz`  runs the libFuzzer harnesses (Tests/fuzz/), FUZZ_SECONDS each; not part of `make test`.
 SWIFT ?= swift
 PY := .venv/bin/python
 
-.PHONY: run test bench build build-release test-swift test-js test-py clean
+.PHONY: run test bench fuzz build build-release test-swift test-js test-py clean
 
 run: build-release
 	scripts/run-host $(ARGS)
@@ -27,6 +28,9 @@ test-js:
 
 test-py:
 	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
+
+fuzz:
+	scripts/fuzz $(ARGS)
 
 bench:
 	scripts/bootstrap test
