@@ -51,5 +51,7 @@ func layoutTableCase(_ row: LayoutCase) throws {
     let rows = try LayoutCase.all()
     #expect(rows.count >= 20)
     #expect(Set(rows.map(\.edit.type)) == ["setButton", "clearButton", "moveButton"])
-    #expect(Set(rows.compactMap(\.error)) == ["pageOutOfRange", "indexOutOfRange", "emptySlot"])
+    #expect(
+        Set(rows.compactMap(\.error))
+            == ["pageOutOfRange", "indexOutOfRange", "emptySlot", "tooManyPages", "fieldTooLong"])
 }

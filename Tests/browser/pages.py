@@ -2,6 +2,7 @@
 
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -10,7 +11,10 @@ TIMEOUT = 15
 
 
 def wait(driver, condition, timeout=TIMEOUT, what="condition"):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d), message=f"timed out waiting for {what}")
+    # The grid and the picker re-render when the host's messages arrive; an element read mid-render is
+    # simply read again on the next poll.
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: condition(d), message=f"timed out waiting for {what}")
 
 
 def state(driver):

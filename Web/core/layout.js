@@ -2,6 +2,10 @@
 // truth; the client uses these to place slots and to check itself against Tests/Fixtures/rules/layout.json.
 
 export const SLOTS_PER_PAGE = 12;
+/** Limits the host enforces (DeckLayout.maxPages, maxLabel, maxField). */
+export const MAX_PAGES = 100;
+export const MAX_LABEL = 64;
+export const MAX_FIELD = 4096;
 
 /** Columns and rows for an orientation: 4×3 landscape, 3×4 portrait; slot numbers are the same. */
 export function gridShape(landscape) {
@@ -42,11 +46,29 @@ function checkSlot(pages, page, index) {
   if (!Number.isInteger(index) || index < 0 || index >= SLOTS_PER_PAGE) throw new LayoutError('indexOutOfRange');
 }
 
+// Characters as Swift counts them (grapheme clusters), so a label's limit is the same on both sides.
+const segmenter = globalThis.Intl?.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+const characters = (text) => (segmenter ? [...segmenter.segment(text)].length : [...text].length);
+const utf8Length = (text) => new TextEncoder().encode(text).length;
+
+function checkButton(button) {
+  if (button == null) return;
+  if (characters(button.label ?? '') > MAX_LABEL) throw new LayoutError('fieldTooLong');
+  const field = button.appId ?? button.command ?? button.directory ?? '';
+  if (utf8Length(field) > MAX_FIELD) throw new LayoutError('fieldTooLong');
+}
+
+function withinLimit(pages) {
+  if (pages.length > MAX_PAGES) throw new LayoutError('tooManyPages');
+  return pages;
+}
+
 export function setButton(pages, page, index, button) {
   checkSlot(pages, page, index);
+  checkButton(button);
   const out = pages.map((p) => p.slice());
   out[page][index] = button;
-  return normalize(out);
+  return withinLimit(normalize(out));
 }
 
 export function clearButton(pages, page, index) {
@@ -62,7 +84,7 @@ export function moveButton(pages, from, to) {
   if (moving == null) throw new LayoutError('emptySlot');
   out[from.page][from.index] = out[to.page][to.index];
   out[to.page][to.index] = moving;
-  return normalize(out);
+  return withinLimit(normalize(out));
 }
 
 /** Applies a layout message (setButton, clearButton, moveButton) the way the host does. */

@@ -5,6 +5,13 @@
 public struct DeckLayout: Codable, Hashable, Sendable {
     /// Slots on one page (4×3 landscape, 3×4 portrait).
     public static let slotsPerPage = 12
+    /// Pages at most, the empty last one included: a device cannot grow the layout (re-saved and
+    /// re-broadcast whole after every edit) without bound.
+    public static let maxPages = 100
+    /// Longest label, in characters.
+    public static let maxLabel = 64
+    /// Longest command line, app id or directory, in UTF-8 bytes.
+    public static let maxField = 4096
 
     /// A page number and a slot number on it.
     public struct Slot: Hashable, Sendable {
@@ -44,8 +51,10 @@ public struct DeckLayout: Codable, Hashable, Sendable {
     /// Puts a button in a slot, replacing what was there (the later edit wins).
     public mutating func set(page: Int, index: Int, button: Button) throws {
         try check(page: page, index: index)
-        pages[page][index] = button
-        pages = Self.normalize(pages)
+        try Self.check(button)
+        var edited = pages
+        edited[page][index] = button
+        pages = try Self.withinLimit(Self.normalize(edited))
     }
 
     /// Empties a slot (emptying an empty slot is allowed and changes nothing).
@@ -62,9 +71,10 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         guard let moving = pages[from.page][from.index] else {
             throw LayoutError.emptySlot(page: from.page, index: from.index)
         }
-        pages[from.page][from.index] = pages[to.page][to.index]
-        pages[to.page][to.index] = moving
-        pages = Self.normalize(pages)
+        var edited = pages
+        edited[from.page][from.index] = edited[to.page][to.index]
+        edited[to.page][to.index] = moving
+        pages = try Self.withinLimit(Self.normalize(edited))
     }
 
     /// The page rule: the last page is always empty, two trailing empty pages collapse to one,
@@ -79,6 +89,24 @@ public struct DeckLayout: Codable, Hashable, Sendable {
     }
 
     private static func isEmpty(_ page: [Button?]) -> Bool { page.allSatisfy { $0 == nil } }
+
+    private static func withinLimit(_ pages: [[Button?]]) throws -> [[Button?]] {
+        guard pages.count <= maxPages else { throw LayoutError.tooManyPages(limit: maxPages) }
+        return pages
+    }
+
+    private static func check(_ button: Button) throws {
+        guard button.label.count <= maxLabel else { throw LayoutError.fieldTooLong(field: "label", limit: maxLabel) }
+        let field: (name: String, value: String) =
+            switch button.kind {
+            case .app(let appId): ("appId", appId)
+            case .command(let command): ("command", command)
+            case .terminal(let directory): ("directory", directory)
+            }
+        guard field.value.utf8.count <= maxField else {
+            throw LayoutError.fieldTooLong(field: field.name, limit: maxField)
+        }
+    }
 
     private func check(page: Int, index: Int) throws {
         guard pages.indices.contains(page) else {

@@ -8,6 +8,10 @@ public enum LayoutError: Error, Hashable, Sendable {
     case emptySlot(page: Int, index: Int)
     /// A page received from outside does not have exactly 12 entries.
     case wrongPageSize(page: Int, count: Int)
+    /// The edit would make more pages than `DeckLayout.maxPages`.
+    case tooManyPages(limit: Int)
+    /// A button's label or parameter is longer than its limit.
+    case fieldTooLong(field: String, limit: Int)
 
     /// A short name for the case, the same one the shared fixture table uses.
     public var name: String {
@@ -16,6 +20,8 @@ public enum LayoutError: Error, Hashable, Sendable {
         case .indexOutOfRange: "indexOutOfRange"
         case .emptySlot: "emptySlot"
         case .wrongPageSize: "wrongPageSize"
+        case .tooManyPages: "tooManyPages"
+        case .fieldTooLong: "fieldTooLong"
         }
     }
 }

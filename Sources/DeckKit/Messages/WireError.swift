@@ -50,6 +50,8 @@ extension LayoutError: WireReportable {
         case .indexOutOfRange(let index): "slot \(index) is outside 0…11"
         case .emptySlot(let page, let index): "no button at page \(page) slot \(index)"
         case .wrongPageSize(let page, let count): "page \(page) has \(count) slots, not 12"
+        case .tooManyPages(let limit): "the deck is full (\(limit) pages)"
+        case .fieldTooLong(let field, let limit): "the \(field) is too long (at most \(limit))"
         }
     }
 }
