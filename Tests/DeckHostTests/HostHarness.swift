@@ -11,12 +11,19 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
     private let lock = NSLock()
     private var texts: [ConnectionID: [String]] = [:]
     private var closedIds: [ConnectionID] = []
+    private var codes: [ConnectionID: UInt16] = [:]
 
     func send(text: String, to id: ConnectionID) { lock.withLock { texts[id, default: []].append(text) } }
-    func close(_ id: ConnectionID, code: UInt16) { lock.withLock { closedIds.append(id) } }
+    func close(_ id: ConnectionID, code: UInt16) {
+        lock.withLock {
+            closedIds.append(id)
+            codes[id] = code
+        }
+    }
 
     func sent(to id: ConnectionID) -> [String] { lock.withLock { texts[id] ?? [] } }
     var closed: [ConnectionID] { lock.withLock { closedIds } }
+    func closeCode(_ id: ConnectionID) -> UInt16? { lock.withLock { codes[id] } }
 }
 
 /// Collects notifications.

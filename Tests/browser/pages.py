@@ -41,6 +41,13 @@ def pair(browser, host, screenshot=None):
     pin_field.send_keys(host.pin())
     driver.find_element(By.CSS_SELECTOR, "#pair-form button[type=submit]").click()
     wait_state(driver, "ready")
+    wait_layout(driver)
+
+
+def wait_layout(driver):
+    """Waits until the deck shows the host's layout (keys found before it would be replaced)."""
+    wait(driver, lambda d: d.execute_script("return Number(document.querySelector('#pages').dataset.layouts || 0)") > 0,
+         what="the host's layout")
 
 
 def key(driver, page, index):

@@ -31,6 +31,23 @@ export class DeckView {
     this.strip.replaceChildren(...pages.map((page, p) => this.#renderPage(page, p)));
     this.#renderDots();
     this.#scrollTo(this.current, false);
+    // How many layouts were drawn: lets tests (and curious users) see the host's layout has arrived.
+    this.root.dataset.layouts = String(Number(this.root.dataset.layouts ?? 0) + 1);
+  }
+
+  /** Puts icons on app keys once the catalog arrives, in place: a finger on a key keeps its press. */
+  updateIcons() {
+    for (const key of this.strip.querySelectorAll('.key.kind-app')) {
+      const button = this.pages[key.dataset.page]?.[key.dataset.index];
+      const icon = button && this.iconFor(button.appId);
+      if (!icon || key.querySelector('.icon')) continue;
+      const img = document.createElement('img');
+      img.className = 'icon';
+      img.alt = '';
+      img.src = icon;
+      key.querySelector('.label').before(img);
+      key.querySelector('.sub')?.remove();
+    }
   }
 
   /** The press result: a glow in the kind's colour, or a red border. */

@@ -81,7 +81,7 @@ function start() {
   client.addEventListener('apps', ({ detail }) => {
     apps = detail.apps;
     picker.setApps(apps);
-    deck.show(layout);
+    deck.updateIcons();
   });
   client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });

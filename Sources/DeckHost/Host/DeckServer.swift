@@ -74,10 +74,18 @@ public actor DeckServer {
         }
     }
 
+    /// Connections not yet authorized, at most. Each may make the host run SPAKE2 or ECDH, so a stranger
+    /// opening sockets by the hundred cannot take the host's CPU; authorized devices do not count.
+    static let maxUnauthorized = 64
+
     /// Handles one transport event.
     public func handle(_ event: TransportEvent) {
         switch event {
         case .opened(let id, let info):
+            guard connections.values.count(where: { $0.session.authorizedDevice == nil }) < Self.maxUnauthorized else {
+                log.warning("too many connections waiting to authorize; refusing one", ["conn": "\(id)"])
+                return link.close(id, code: CloseCode.tryAgainLater)
+            }
             connections[id] = Connection(session: SessionMachine(), info: info)
         case .text(let text, let id):
             guard var connection = connections[id] else { return }

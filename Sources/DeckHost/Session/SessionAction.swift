@@ -26,4 +26,6 @@ public enum CloseCode {
     public static let messageTooBig: UInt16 = 1009
     /// The device was revoked or the host is stopping.
     public static let goingAway: UInt16 = 1001
+    /// Too many connections are waiting to authorize.
+    public static let tryAgainLater: UInt16 = 1013
 }
