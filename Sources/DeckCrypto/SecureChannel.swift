@@ -69,9 +69,9 @@ public struct SecureChannel: Sendable {
     }
 
     /// Seals one binary message.
-    public mutating func sealBinary(_ body: Data) -> Data {
+    public mutating func sealBinary(_ payload: Data) -> Data {
         sentBinary += 1
-        return Self.sealOrTrap(body, key: sendKey, ad: Self.binaryAD(sentBinary), header: Bytes.bigEndian(sentBinary))
+        return Self.sealOrTrap(payload, key: sendKey, ad: Self.binaryAD(sentBinary), header: Bytes.bigEndian(sentBinary))
     }
 
     /// Opens one sealed binary message; returns the inner bytes.

@@ -14,8 +14,8 @@ public enum ConnectionRoute: String, Sendable, CaseIterable {
     public static let directPrefixes = ["awdl", "llw", "p2p-"]
 
     /// Decides from the interface the connection uses: a direct-link name wins, then Wi-Fi, then wired.
-    public init(interfaceName: String?, isWiFi: Bool, isWired: Bool) {
-        if let name = interfaceName, Self.directPrefixes.contains(where: name.hasPrefix) {
+    public init(interfaceName name: String?, isWiFi: Bool, isWired: Bool) {
+        if let name, Self.directPrefixes.contains(where: name.hasPrefix) {
             self = .direct
         } else if isWiFi {
             self = .sameWiFi

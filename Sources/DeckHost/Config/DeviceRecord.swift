@@ -31,13 +31,13 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
 
     /// Files written before screen viewing existed have no `screenAllowed`; it reads as off (seed).
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        secret = try c.decode(Data.self, forKey: .secret)
-        screenAllowed = try c.decodeIfPresent(Bool.self, forKey: .screenAllowed) ?? false
-        lastSeen = try c.decodeIfPresent(Date.self, forKey: .lastSeen)
-        lastProtocol = try c.decodeIfPresent(Int.self, forKey: .lastProtocol)
+        let record = try decoder.container(keyedBy: CodingKeys.self)
+        id = try record.decode(String.self, forKey: .id)
+        name = try record.decode(String.self, forKey: .name)
+        secret = try record.decode(Data.self, forKey: .secret)
+        screenAllowed = try record.decodeIfPresent(Bool.self, forKey: .screenAllowed) == true
+        lastSeen = try record.decodeIfPresent(Date.self, forKey: .lastSeen)
+        lastProtocol = try record.decodeIfPresent(Int.self, forKey: .lastProtocol)
     }
 }
 
