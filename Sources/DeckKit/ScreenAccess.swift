@@ -58,7 +58,7 @@ public enum ScreenAccess {
         allowed: Bool, permission: Bool, locked: Bool, viewer: Viewer?, requester: String
     ) -> Decision {
         guard allowed else { return .notAllowed }
-        guard permission else { return .noPermission }
+        if !permission { return .noPermission }
         guard !locked else { return .locked }
         guard let viewer else { return .start }
         return viewer.deviceId == requester ? .resume : .busy(viewer: viewer.name)

@@ -14,8 +14,8 @@ public enum ScreenGeometry {
     /// The request is clamped to 320…3840, the monitor is never upscaled, the aspect is kept and both
     /// sides are even (H.264 works on 2×2 chroma blocks).
     public static func fit(width: Int, height: Int, maxSide requested: Int) -> PixelSize {
-        let limit = Double(min(max(requested, minSide), maxSide))
-        let scale = min(1, limit / Double(max(width, height, 1)))
+        let target = Double(min(max(requested, minSide), maxSide))
+        let scale = min(1, target / Double(max(width, height, 1)))
         return PixelSize(
             width: even(Double(width) * scale, atMost: width),
             height: even(Double(height) * scale, atMost: height))
@@ -45,7 +45,7 @@ public enum ScreenGeometry {
         touch: Point, view: Size, video: Size, zoom: Double = 1, offset: Size = .zero
     ) -> Point? {
         let rect = videoRect(video: video, in: view)
-        guard rect.width > 0, rect.height > 0, zoom > 0 else { return nil }
+        guard zoom > 0, rect.width > 0, rect.height > 0 else { return nil }
         let centre = Point(x: view.width / 2, y: view.height / 2)
         let unzoomed = Point(
             x: centre.x + (touch.x - offset.width - centre.x) / zoom,
@@ -75,8 +75,10 @@ public enum ScreenGeometry {
     /// on-screen keyboard covers at the bottom: the view may then also move up by that much, even at 1×,
     /// so the covered part can be brought into sight.
     public static func clampOffset(_ offset: Size, zoom: Double, view: Size, covered: Double = 0) -> Size {
-        let maxX = max(0, view.width * (zoom - 1) / 2)
-        let maxY = max(0, view.height * (zoom - 1) / 2)
+        // Zooming grows the video by (zoom − 1) × its size, half of it on each side.
+        let growth = max(0, zoom - 1) / 2
+        let maxX = max(0, view.width * growth)
+        let maxY = max(0, view.height * growth)
         let minY = -maxY - max(0, covered)
         return Size(width: min(max(offset.width, -maxX), maxX), height: min(max(offset.height, minY), maxY))
     }

@@ -10,10 +10,10 @@ public enum TextInput {
 
     /// Line breaks (LF, CR, CR LF and the other Unicode newlines) and tabs become one space each; the
     /// text is cut after `maxCharacters` characters, never inside one.
-    public static func clean(_ text: String) -> String {
+    public static func clean(_ input: String) -> String {
         var out = ""
         var count = 0
-        for character in text {
+        for character in input {
             guard count < maxCharacters else { break }
             out.append(character.isNewline || character == "\t" ? " " : character)
             count += 1
@@ -24,11 +24,11 @@ public enum TextInput {
     /// Splits `text` into pieces of at most `maxChunkUTF16` UTF-16 units without splitting a character
     /// (👍🏽 is four units, a decomposed Hangul syllable three, CR LF two). A single character longer
     /// than the limit becomes a piece of its own.
-    public static func chunks(_ text: String) -> [String] {
+    public static func chunks(_ input: String) -> [String] {
         var result: [String] = []
         var current = ""
         var currentUnits = 0
-        for character in text {
+        for character in input {
             let units = character.utf16.count
             if currentUnits > 0 && currentUnits + units > maxChunkUTF16 {
                 result.append(current)

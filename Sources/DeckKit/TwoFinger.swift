@@ -29,7 +29,7 @@ public enum TwoFinger: String, Sendable, CaseIterable {
     public static func decide(
         _ current: TwoFinger, spread: Double, moved: Double, zoom: Double, covered: Double = 0
     ) -> TwoFinger {
-        guard current == .undecided else { return current }
+        if current != .undecided { return current }
         if abs(spread - 1) > zoomSpread { return .zoom }
         guard moved > moveDistance else { return .undecided }
         return zoom > zoomedAbove || covered > 0 ? .pan : .scroll

@@ -9,8 +9,8 @@ import Testing
     var steps: [Bool] = []
     steps.append(gate.begin(keyframe: true))
     steps.append(gate.begin(keyframe: false))
-    steps.append(gate.takeKeyframeRequest())
-    steps.append(gate.takeKeyframeRequest())
+    steps.append(gate.claimKeyframeRequest())
+    steps.append(gate.claimKeyframeRequest())
     gate.finish()
     steps.append(gate.begin(keyframe: false))
     steps.append(gate.begin(keyframe: true))
@@ -42,7 +42,7 @@ import Testing
     _ = gate.begin(keyframe: false)
     for _ in 0..<5 {
         _ = gate.begin(keyframe: false)
-        if gate.takeKeyframeRequest() { requests += 1 }
+        if gate.claimKeyframeRequest() { requests += 1 }
         gate.finish()
     }
     #expect(requests == 1)
@@ -51,7 +51,7 @@ import Testing
     let resumed = gate.begin(keyframe: true)
     _ = gate.begin(keyframe: false)
     _ = gate.begin(keyframe: false)
-    let askedAgain = gate.takeKeyframeRequest()
+    let askedAgain = gate.claimKeyframeRequest()
     #expect(resumed)
     #expect(askedAgain)
 }
@@ -61,8 +61,8 @@ import Testing
     // asking would stall until the safety interval.
     var gate = SendGate(limit: 1)
     let steps = [
-        gate.begin(keyframe: true), gate.begin(keyframe: false), gate.takeKeyframeRequest(),
-        gate.begin(keyframe: true), gate.takeKeyframeRequest(), gate.takeKeyframeRequest(),
+        gate.begin(keyframe: true), gate.begin(keyframe: false), gate.claimKeyframeRequest(),
+        gate.begin(keyframe: true), gate.claimKeyframeRequest(), gate.claimKeyframeRequest(),
     ]
     #expect(steps == [true, false, true, false, true, false])
 }

@@ -14,7 +14,7 @@ public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var channel = SecureChannel(sendKey: key, receiveKey: key)
     switch bytes[0] % 5 {
     case 0:
-        let seq = data.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let seq = data.prefix(8).reduce(into: UInt64(0)) { value, byte in value = value << 8 | UInt64(byte) }
         let envelope = SecureEnvelope(seq: seq, box: data.dropFirst(8).base64EncodedString())
         precondition((try? channel.open(envelope)) == nil, "a box opened that nobody sealed")
     case 1:

@@ -48,7 +48,7 @@ struct DeviceFile: Codable, Equatable {
     init(devices: [DeviceRecord]) { self.devices = devices }
 
     init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        devices = try c.decodeIfPresent([DeviceRecord].self, forKey: .devices) ?? []
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        devices = try fields.decodeIfPresent([DeviceRecord].self, forKey: .devices) ?? []
     }
 }

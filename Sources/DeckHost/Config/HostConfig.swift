@@ -18,8 +18,8 @@ public struct HostConfig: Codable, Equatable, Sendable {
 
     /// Every field may be missing: a file written by an older host still loads.
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        layout = try c.decodeIfPresent(DeckLayout.self, forKey: .layout) ?? .empty
-        hostName = try c.decodeIfPresent(String.self, forKey: .hostName)
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        layout = try fields.decodeIfPresent(DeckLayout.self, forKey: .layout) ?? .empty
+        hostName = try fields.decodeIfPresent(String.self, forKey: .hostName)
     }
 }

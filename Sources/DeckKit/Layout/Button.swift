@@ -38,25 +38,25 @@ public struct Button: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        label = try c.decode(String.self, forKey: .label)
-        switch try c.decode(String.self, forKey: .kind) {
-        case "app": kind = .app(appId: try c.decode(String.self, forKey: .appId))
-        case "command": kind = .command(try c.decode(String.self, forKey: .command))
-        case "terminal": kind = .terminal(directory: try c.decodeIfPresent(String.self, forKey: .directory) ?? "")
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        label = try fields.decode(String.self, forKey: .label)
+        switch try fields.decode(String.self, forKey: .kind) {
+        case "app": kind = .app(appId: try fields.decode(String.self, forKey: .appId))
+        case "command": kind = .command(try fields.decode(String.self, forKey: .command))
+        case "terminal": kind = .terminal(directory: try fields.decodeIfPresent(String.self, forKey: .directory) ?? "")
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "unknown button kind")
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "unknown button kind")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(label, forKey: .label)
-        try c.encode(kind.name, forKey: .kind)
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(label, forKey: .label)
+        try fields.encode(kind.name, forKey: .kind)
         switch kind {
-        case .app(let appId): try c.encode(appId, forKey: .appId)
-        case .command(let command): try c.encode(command, forKey: .command)
-        case .terminal(let directory): try c.encode(directory, forKey: .directory)
+        case .app(let appId): try fields.encode(appId, forKey: .appId)
+        case .command(let command): try fields.encode(command, forKey: .command)
+        case .terminal(let directory): try fields.encode(directory, forKey: .directory)
         }
     }
 }

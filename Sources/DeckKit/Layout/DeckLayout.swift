@@ -118,16 +118,16 @@ public struct DeckLayout: Codable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey { case pages }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
         do {
-            try self.init(pages: try c.decode([[Button?]].self, forKey: .pages))
+            try self.init(pages: try fields.decode([[Button?]].self, forKey: .pages))
         } catch let error as LayoutError {
-            throw DecodingError.dataCorruptedError(forKey: .pages, in: c, debugDescription: "\(error.name)")
+            throw DecodingError.dataCorruptedError(forKey: .pages, in: fields, debugDescription: "\(error.name)")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pages, forKey: .pages)
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(pages, forKey: .pages)
     }
 }

@@ -55,12 +55,12 @@ public struct AudioPacket: Hashable, Sendable {
 
     /// Planar float channels (−1…1) to interleaved Int16: values beyond ±1 are clamped, and the
     /// shortest channel sets the frame count so uneven channels never read past an end.
-    public static func interleave(_ planar: [[Float]]) -> [Int16] {
-        guard let frames = planar.map(\.count).min() else { return [] }
+    public static func interleave(_ channels: [[Float]]) -> [Int16] {
+        let frames = channels.lazy.map(\.count).min() ?? 0
         var out: [Int16] = []
-        out.reserveCapacity(frames * planar.count)
+        out.reserveCapacity(frames * channels.count)
         for frame in 0..<frames {
-            for channel in planar {
+            for channel in channels {
                 out.append(sample(channel[frame]))
             }
         }

@@ -27,15 +27,15 @@ public struct SendGate: Hashable, Sendable {
     public static func limit(forFPS fps: Int) -> Int { max(1, fps / 15) }
 
     /// Whether this packet may be sent now; if so it counts as in flight until `finish()`.
-    public mutating func begin(keyframe: Bool) -> Bool {
-        if isWaitingForKeyframe && !keyframe { return false }
+    public mutating func begin(keyframe isKeyframe: Bool) -> Bool {
+        if isWaitingForKeyframe && !isKeyframe { return false }
         guard inFlight < limit else {
             // A dropped keyframe was the one that would have ended the episode, so it asks again.
-            if !isWaitingForKeyframe || keyframe { keyframeRequested = true }
+            if !isWaitingForKeyframe || isKeyframe { keyframeRequested = true }
             isWaitingForKeyframe = true
             return false
         }
-        if keyframe { isWaitingForKeyframe = false }
+        if isKeyframe { isWaitingForKeyframe = false }
         inFlight += 1
         return true
     }
@@ -44,7 +44,7 @@ public struct SendGate: Hashable, Sendable {
     public mutating func finish() { inFlight = max(0, inFlight - 1) }
 
     /// Whether to ask the encoder for a keyframe now; reading it clears it.
-    public mutating func takeKeyframeRequest() -> Bool {
+    public mutating func claimKeyframeRequest() -> Bool {
         defer { keyframeRequested = false }
         return keyframeRequested
     }

@@ -18,8 +18,8 @@ extension DeviceMessage {
         private enum CodingKeys: String, CodingKey { case level }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(level: try c.decode(Double.self, forKey: .level))
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(level: try fields.decode(Double.self, forKey: .level))
         }
     }
 

@@ -24,10 +24,10 @@ extension DeviceMessage {
         }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            protocolVersion = try c.decode(.protocolVersion, default: ProtocolVersion.legacy)
-            name = try c.decode(.name, default: "")
-            deviceId = try c.decodeIfPresent(String.self, forKey: .deviceId)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            protocolVersion = try fields.decode(.protocolVersion, default: ProtocolVersion.legacy)
+            name = try fields.decode(.name, default: "")
+            deviceId = try fields.decodeIfPresent(String.self, forKey: .deviceId)
         }
     }
 
@@ -46,9 +46,9 @@ extension DeviceMessage {
         private enum CodingKeys: String, CodingKey { case name, pA }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = try c.decode(.name, default: "")
-            pA = try c.decode(String.self, forKey: .pA)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            name = try fields.decode(.name, default: "")
+            pA = try fields.decode(String.self, forKey: .pA)
         }
     }
 

@@ -71,10 +71,10 @@ extension HostMessage {
         private enum CodingKeys: String, CodingKey { case reason, remaining, retryAfter }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            reason = try c.decode(Reason.self, forKey: .reason)
-            remaining = try c.decode(.remaining, default: 0)
-            retryAfter = try c.decodeIfPresent(Int.self, forKey: .retryAfter)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            reason = try fields.decode(Reason.self, forKey: .reason)
+            remaining = try fields.decode(.remaining, default: 0)
+            retryAfter = try fields.decodeIfPresent(Int.self, forKey: .retryAfter)
         }
     }
 
@@ -128,15 +128,15 @@ private enum HostIntroductionKeys: String, CodingKey {
 
 extension HostIntroduction {
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: HostIntroductionKeys.self)
+        let fields = try decoder.container(keyedBy: HostIntroductionKeys.self)
         self.init(
-            hostName: try c.decode(.hostName, default: ""),
-            protocolVersion: try c.decode(.protocolVersion, default: ProtocolVersion.legacy))
+            hostName: try fields.decode(.hostName, default: ""),
+            protocolVersion: try fields.decode(.protocolVersion, default: ProtocolVersion.legacy))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: HostIntroductionKeys.self)
-        try c.encode(hostName, forKey: .hostName)
-        try c.encode(protocolVersion, forKey: .protocolVersion)
+        var fields = encoder.container(keyedBy: HostIntroductionKeys.self)
+        try fields.encode(hostName, forKey: .hostName)
+        try fields.encode(protocolVersion, forKey: .protocolVersion)
     }
 }

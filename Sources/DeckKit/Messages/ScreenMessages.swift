@@ -28,11 +28,11 @@ extension DeviceMessage {
         private enum CodingKeys: String, CodingKey { case displayId, maxSide, fps, audio }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            displayId = try c.decode(Int.self, forKey: .displayId)
-            maxSide = try c.decode(Int.self, forKey: .maxSide)
-            fps = try c.decode(.fps, default: 30)
-            audio = try c.decode(.audio, default: false)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            displayId = try fields.decode(Int.self, forKey: .displayId)
+            maxSide = try fields.decode(Int.self, forKey: .maxSide)
+            fps = try fields.decode(.fps, default: 30)
+            audio = try fields.decode(.audio, default: false)
         }
     }
 
@@ -78,11 +78,11 @@ extension DeviceMessage {
         private enum CodingKeys: String, CodingKey { case kind, x, y, dx, dy }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
             self.init(
-                kind: try c.decode(Kind.self, forKey: .kind),
-                x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
-                dx: try c.decode(.dx, default: 0), dy: try c.decode(.dy, default: 0))
+                kind: try fields.decode(Kind.self, forKey: .kind),
+                x: try fields.decode(Double.self, forKey: .x), y: try fields.decode(Double.self, forKey: .y),
+                dx: try fields.decode(.dx, default: 0), dy: try fields.decode(.dy, default: 0))
         }
     }
 

@@ -17,9 +17,9 @@ extension DeviceMessage {
         private enum CodingKeys: String, CodingKey { case text, enter }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            text = try c.decode(String.self, forKey: .text)
-            enter = try c.decode(.enter, default: false)
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            text = try fields.decode(String.self, forKey: .text)
+            enter = try fields.decode(.enter, default: false)
         }
     }
 

@@ -80,9 +80,9 @@ extension HostMessage {
         private enum CodingKeys: String, CodingKey { case code, message }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            code = try c.decode(WireErrorCode.self, forKey: .code)
-            message = try c.decode(.message, default: "")
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            code = try fields.decode(WireErrorCode.self, forKey: .code)
+            message = try fields.decode(.message, default: "")
         }
     }
 }
