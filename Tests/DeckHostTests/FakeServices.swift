@@ -41,7 +41,9 @@ final class FakeServices: SessionServices {
 
     func pairingWanted(by name: String) { pairingRequests.append(name) }
 
-    func beginPairing(_ start: DeviceMessage.PairStart, peer: String) -> HandshakeStep<HostMessage.PairChallenge, String> {
+    func beginPairing(_ start: DeviceMessage.PairStart, peer: String)
+        -> HandshakeStep<HostMessage.PairChallenge, String>
+    {
         remaining > 0 ? .next(.init(pB: "B"), start.pA) : .refused(.pairingFailed(.init(reason: .noPin)))
     }
 

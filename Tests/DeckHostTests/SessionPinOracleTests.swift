@@ -27,7 +27,8 @@ import Testing
         for guess in [pin, "135790"] {
             let start = host.reply(.pairStart(.init(name: "x", pA: try maskCancelling(pin: guess))))
             guard case .pairChallenge(let challenge) = start else {
-                Issue.record("pairStart for \(guess == pin ? "the right" : "a wrong") PIN got \(String(describing: start))")
+                Issue.record(
+                    "pairStart for \(guess == pin ? "the right" : "a wrong") PIN got \(String(describing: start))")
                 return
             }
             #expect(Data(base64Encoded: challenge.pB)?.count == 65)
@@ -107,8 +108,8 @@ import Testing
         #expect(again.pins.shown.count == 1)
         for _ in 0..<PairingGate.triesPerPin { _ = try again.pair(pin: "135790") }
         let third = try again.restarted()
-        #expect(third.reply(.pairStart(try DevicePairing(pin: pin, name: "x").start)) == .pairingFailed(
-            .init(reason: .noPin, retryAfter: 60)))
+        let doubled = third.reply(.pairStart(try DevicePairing(pin: pin, name: "x").start))
+        #expect(doubled == .pairingFailed(.init(reason: .noPin, retryAfter: 60)))
     }
 
     @Test func aWallClockFarAheadOnDiskBlocksNoLongerThanTheLongestWait() throws {

@@ -34,12 +34,14 @@ public struct PairingBackoffFile: Sendable {
     /// (it holds no user data, and the next dead PIN writes a good one).
     public func load(log: Logger) -> PairingGate.Backoff {
         guard FileManager.default.fileExists(atPath: url.path) else { return PairingGate.Backoff() }
-        guard let data = try? Data(contentsOf: url), let stored = try? ConfigStore.decoder.decode(Stored.self, from: data)
+        guard let data = try? Data(contentsOf: url),
+            let stored = try? ConfigStore.decoder.decode(Stored.self, from: data)
         else {
             log.warning("\(Self.name) could not be read; starting without a pairing back-off")
             return PairingGate.Backoff()
         }
-        return PairingGate.Backoff(deadPins: max(stored.deadPins, 0), blockedUntil: stored.blockedUntil.flatMap(instant))
+        return PairingGate.Backoff(
+            deadPins: max(stored.deadPins, 0), blockedUntil: stored.blockedUntil.flatMap(instant))
     }
 
     /// Saves `backoff` atomically (temp file, fsync, rename), mode 0600.

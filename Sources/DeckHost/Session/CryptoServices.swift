@@ -92,7 +92,9 @@ public final class CryptoServices: SessionServices {
         case .authorized(let deviceId, let channel):
             // Looked up again: the device may have been revoked since its authStart, and its proof was made
             // with a secret the host no longer keeps.
-            guard devices.record(id: deviceId) != nil else { return .refused(.unauthorized(.init(reason: .unknownDevice))) }
+            guard devices.record(id: deviceId) != nil else {
+                return .refused(.unauthorized(.init(reason: .unknownDevice)))
+            }
             return .next((), channel)
         case .refuse(let refusal), .reply(let refusal): return .refused(refusal)
         }
