@@ -1,4 +1,5 @@
-"""RFC 5869 (HKDF-SHA256), RFC 8439 (ChaCha20-Poly1305) and RFC 8439 A.3 (Poly1305) known answers from the shared vector files."""
+"""RFC 5869 (HKDF-SHA256), RFC 8439 (ChaCha20-Poly1305) and RFC 8439 A.3 (Poly1305) known answers from the
+shared vector files."""
 
 import pytest
 from cryptography.exceptions import InvalidTag
