@@ -148,9 +148,10 @@ import Testing
                             code: .badMessage,
                             message: "pairStart: handshake messages are not accepted after authorization")))
             ])
-        #expect(sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 2)) == [
-            .request(.press(.init(page: 0, index: 1)))
-        ])
+        #expect(
+            sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 2)) == [
+                .request(.press(.init(page: 0, index: 1)))
+            ])
     }
 
     @Test mutating func replayedSeqIsABadSeal() {
