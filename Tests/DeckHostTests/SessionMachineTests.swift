@@ -138,14 +138,20 @@ import Testing
         #expect(sendRaw(FakeChannel.envelope(.listApps(.init()), seq: 2)) == [.request(.listApps(.init()))])
     }
 
-    @Test mutating func sealedHandshakeMessagesAreRefused() {
+    @Test mutating func sealedHandshakeMessagesAreBadMessagesAndKeepTheSession() {
         _ = authorize()
-        let actions = sendRaw(FakeChannel.envelope(.pairStart(.init(name: "x", pA: "A")), seq: 1))
-        guard case .sendSealed(.error(let reply)) = actions.first else {
-            Issue.record("no error")
-            return
-        }
-        #expect(reply.code == .mustBeSealed)
+        #expect(
+            sendRaw(FakeChannel.envelope(.pairStart(.init(name: "x", pA: "A")), seq: 1)) == [
+                .sendSealed(
+                    .error(
+                        .init(
+                            code: .badMessage,
+                            message: "pairStart: handshake messages are not accepted after authorization")))
+            ])
+        #expect(
+            sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 2)) == [
+                .request(.press(.init(page: 0, index: 1)))
+            ])
     }
 
     @Test mutating func replayedSeqIsABadSeal() {

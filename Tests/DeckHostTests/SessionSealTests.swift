@@ -12,10 +12,15 @@ import Testing
 
     /// A sealed error's code as the device reads it; nil when the reply was not a sealed error.
     func sealedErrorCode(_ replies: [HostMessage], _ channel: inout SecureChannel) -> WireErrorCode? {
+        sealedError(replies, &channel)?.code
+    }
+
+    /// The sealed error as the device reads it; nil when the reply was not exactly one sealed error.
+    func sealedError(_ replies: [HostMessage], _ channel: inout SecureChannel) -> HostMessage.ErrorReply? {
         guard replies.count == 1, case .secure(let envelope) = replies[0],
             let inner = try? channel.open(envelope), case .error(let error) = try? HostMessage.decode(inner)
         else { return nil }
-        return error.code
+        return error
     }
 
     /// The session still takes a fresh sealed request.
@@ -95,7 +100,7 @@ import Testing
         #expect(host.send(.secure(channel.seal(press))).isEmpty)
     }
 
-    @Test func pairingAndPlainMessagesAfterAuthorizationMustBeSealed() throws {
+    @Test func plainMessagesAfterAuthorizationMustBeSealed() throws {
         let host = try CryptoSession()
         let (credentials, opened) = try host.pairAndAuthorize()
         var channel = opened
@@ -104,8 +109,27 @@ import Testing
         for plain in [pairStart, authStart, press, .hello(.init(name: "iPad"))] {
             #expect(sealedErrorCode(host.replies(plain), &channel) == .mustBeSealed, "\(plain.type)")
         }
-        for sealed in [pairStart, authStart] {
-            #expect(sealedErrorCode(host.replies(.secure(channel.seal(sealed))), &channel) == .mustBeSealed)
+        #expect(host.session.authorizedDevice == credentials.deviceId)
+        stillServes(host, &channel)
+    }
+
+    /// A sealed handshake message is sealed, so `mustBeSealed` would mislead the device: it is a `badMessage`
+    /// that says handshake messages are not accepted after authorization, and the session stays authorized.
+    @Test func sealedHandshakeMessagesAfterAuthorizationAreBadMessages() throws {
+        let host = try CryptoSession()
+        let (credentials, opened) = try host.pairAndAuthorize()
+        var channel = opened
+        let handshake: [DeviceMessage] = [
+            .hello(.init(name: "iPad")),
+            .pairStart(try DevicePairing(pin: CryptoSession.pin, name: "iPad").start),
+            .pairConfirm(.init(cA: Data(count: 32).base64EncodedString())),
+            .authStart(try DeviceAuth(credentials: credentials).start),
+            .authFinish(.init(proof: Data(count: 32).base64EncodedString())),
+        ]
+        for message in handshake {
+            let reply = sealedError(host.replies(.secure(channel.seal(message))), &channel)
+            #expect(reply?.code == .badMessage, "\(message.type)")
+            #expect(reply?.message == "\(message.type): handshake messages are not accepted after authorization")
         }
         #expect(host.session.authorizedDevice == credentials.deviceId)
         stillServes(host, &channel)

@@ -133,6 +133,17 @@ def test_plain_messages_after_authorization_must_be_sealed():
     run_authorized(attack)
 
 
+def test_sealed_handshake_messages_after_authorization_are_bad_messages():
+    async def attack(client):
+        for message in (DevicePairing(PIN).start(), {"type": "hello", "name": "again"}):
+            await client.send(message)
+            reply = await client.recv()
+            assert client.last_sealed, "errors after authorization are sealed"
+            assert reply == {"type": "error", "code": "badMessage",
+                             "message": f"{message['type']}: handshake messages are not accepted after authorization"}
+    run_authorized(attack)
+
+
 OFF_CURVE = b64(b"\x04" + (1).to_bytes(32, "big") * 2)
 GOOD_POINT = p256.encode(p256.multiply(5, p256.G))
 

@@ -32,6 +32,7 @@ class Daemon:
                     "XDG_RUNTIME_DIR": str(self.home / "run"), "SHELL": "/bin/bash", **(env or {})}
         (self.home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
         self.process = None
+        self.started = False
         self.log_path = self.home / "touchdeck.log"
 
     @property
@@ -43,19 +44,35 @@ class Daemon:
         return f"wss://127.0.0.1:{self.port}/ws"
 
     def start(self):
+        """Starts the daemon and returns once it serves: its own "serving" line (logged after the port and
+        the control socket are open), not merely an open port, which may belong to another test run on this
+        machine that took the port between `free_port` and the bind. A first start that loses its port that
+        way moves to a fresh one; a restart keeps its port (devices reconnect to it)."""
+        for _ in range(1 if self.started else 5):
+            if self._launch():
+                self.started = True
+                return self
+            self.port = free_port()
+        raise AssertionError(f"touchdeck could not listen on a free port:\n{self.log()}")
+
+    def _launch(self):
+        """True once serving; False when the port was taken; raises on any other failure."""
+        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--config-dir", str(self.config_dir)],
             env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"touchdeck exited early:\n{self.log()}"
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError(f"touchdeck did not listen on {self.port}:\n{self.log()}")
+            since_launch = self.log_path.read_bytes()[offset:].decode(errors="replace")
+            if self.process.poll() is not None:
+                if "cannot listen on port" in since_launch:
+                    return False
+                raise AssertionError(f"touchdeck exited early:\n{self.log()}")
+            if re.search(r"\] serving\b", since_launch):
+                return True
+            time.sleep(0.05)
+        raise AssertionError(f"touchdeck did not start serving on {self.port}:\n{self.log()}")
 
     def stop(self):
         if self.process and self.process.poll() is None:

@@ -37,7 +37,10 @@ extension SessionMachine {
         } catch {
             return [.sendSealed(.error(.init(for: error)))]
         }
-        if message.isHandshake { return refuse(.mustBeSealed, "\(message.type) is not accepted after authorization") }
+        // Sealed, so `mustBeSealed` would mislead: the message is well formed, just out of place.
+        if message.isHandshake {
+            return refuse(.badMessage, "\(message.type): handshake messages are not accepted after authorization")
+        }
         if case .secure = message { return refuse(.badMessage, "a sealed envelope inside another") }
         return [.request(message)]
     }
