@@ -7,7 +7,13 @@ extension ServiceCore {
     func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
         var buffer = [CChar](repeating: 0, count: 256)
         guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_GET_URI) > 0 else { return false }
-        return String(cBuffer: buffer) == configuration.webSocketPath && originAllowed(wsi)
+        guard String(cBuffer: buffer) == configuration.webSocketPath else { return false }
+        guard originAllowed(wsi) else {
+            // A 403 says why to the page's developer tools; lws then drops the connection.
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), "WebSocket from another origin")
+            return false
+        }
+        return true
     }
 
     func opened(_ wsi: OpaquePointer) {
