@@ -156,3 +156,43 @@ async def open_strangers(port, addresses):
 
 async def close_all(clients):
     await asyncio.gather(*(client.close() for client in clients), return_exceptions=True)
+
+
+def hello_flood(port, address):
+    """Sends hellos of the largest size allowed before authorization, as fast as the host takes them, from
+    `address`; when the host closes the connection (its flood guard), opens another at once. Runs until killed."""
+    import json
+    import select
+
+    padding = PRE_AUTH_MAX - len(json.dumps({"type": "hello", "name": ""}))
+    hello = frame(json.dumps({"type": "hello", "name": "x" * padding}).encode())
+    while True:
+        try:
+            raw = RawSocket(port, address)
+            raw.sock.settimeout(None)
+            while not closed_by_host(raw, select):
+                raw.send(hello)
+            raw.close()
+        except OSError:
+            continue
+
+
+def closed_by_host(raw, select):
+    """Reads what the host sent so far without waiting; True once its close frame is in."""
+    while select.select([raw.sock], [], [], 0)[0]:
+        chunk = raw.sock.recv(65536)
+        if not chunk:
+            return True
+        raw.buffer += chunk
+    while (parsed := parse_frame(raw.buffer)) is not None:
+        opcode, _, raw.buffer = parsed
+        if opcode == 8:
+            return True
+    return False
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] == ["flood"]:
+        hello_flood(int(sys.argv[2]), sys.argv[3])
