@@ -11,6 +11,13 @@ public struct FrontDoorLimits: Equatable, Sendable {
     public var perAddress: Int = 8
     /// Connections that may wait at once in all; one more closes the oldest waiting one (1013).
     public var total: Int = 64
+    /// Bytes per second that the waiting connections of one address may send, beyond a first `burstBytes`;
+    /// past that the host stops reading them for a while. A real handshake is a few KiB, but a stranger
+    /// reconnecting at once after each flood close could otherwise keep the host decoding 64 KiB hellos
+    /// while a device's press waits behind them.
+    public var bytesPerSecond: Int = 128 * 1024
+    /// What one address may send at once before `bytesPerSecond` applies: two messages of the largest size.
+    public var burstBytes: Int = 128 * 1024
 
     /// The limits of SPEC §1.
     public init() {}
@@ -26,6 +33,7 @@ public struct FrontDoorLimits: Equatable, Sendable {
             case "message": maxMessageSize = Int(value)
             case "perAddress": perAddress = Int(value)
             case "total": total = Int(value)
+            case "bytesPerSecond": bytesPerSecond = Int(value)
             default: continue
             }
         }
@@ -101,5 +109,47 @@ struct WaitingRoom: Equatable {
         let expired = entries.filter { $0.deadline <= now }.map(\.id)
         entries.removeAll { $0.deadline <= now }
         return expired
+    }
+}
+
+/// How much the waiting connections of each address may send: a token bucket in bytes per address, kept after
+/// its connections leave (until it has refilled) so that reconnecting does not start a stranger afresh.
+struct AddressBudget: Equatable {
+    let limits: FrontDoorLimits
+    private var buckets: [String: Bucket] = [:]
+
+    struct Bucket: Equatable {
+        var bytes: Double
+        var at: ContinuousClock.Instant
+    }
+
+    init(limits: FrontDoorLimits) { self.limits = limits }
+
+    /// Charges `count` bytes read from `address` at `now`; returns how long to stop reading that connection
+    /// (nil: keep reading).
+    mutating func charge(_ count: Int, from address: String, now: ContinuousClock.Instant) -> Duration? {
+        forgetRefilled(now: now)
+        var bucket = refilled(buckets[address], now: now)
+        bucket.bytes -= Double(count)
+        buckets[address] = bucket
+        guard bucket.bytes < 0 else { return nil }
+        return .milliseconds(Int((-bucket.bytes / Double(limits.bytesPerSecond) * 1000).rounded(.up)))
+    }
+
+    /// Addresses whose bucket is tracked (for tests).
+    var tracked: Set<String> { Set(buckets.keys) }
+
+    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
+        guard let bucket else { return Bucket(bytes: Double(limits.burstBytes), at: now) }
+        let elapsed = Double((now - bucket.at).components.seconds)
+            + Double((now - bucket.at).components.attoseconds) / 1e18
+        let bytes = min(Double(limits.burstBytes), bucket.bytes + max(0, elapsed) * Double(limits.bytesPerSecond))
+        return Bucket(bytes: bytes, at: now)
+    }
+
+    /// A full bucket is the same as none; dropping those keeps the table as small as the addresses in play.
+    private mutating func forgetRefilled(now: ContinuousClock.Instant) {
+        guard buckets.count > 256 else { return }
+        buckets = buckets.filter { refilled($0.value, now: now).bytes < Double(limits.burstBytes) }
     }
 }

@@ -25,15 +25,30 @@ extension ServiceCore {
         return true
     }
 
-    /// The owner says the connection authorized: no deadline, no place in the room, the full message size.
+    /// The owner says the connection authorized: no deadline, no place in the room, no byte budget, the full
+    /// message size.
     func authorized(_ connection: Connection) {
         room?.leave(connection.id)
         connection.assembler.limit = configuration.maxMessageSize
         lws_set_timer_usecs(connection.wsi, LWS_SET_TIMER_USEC_CANCEL)
+        resume(connection)
     }
 
-    /// The per-connection timer set in `admit` fired: close whoever ran out of time.
-    func deadlinePassed(_ wsi: OpaquePointer) {
+    /// Charges what a waiting connection sent to its address; when the address has spent its budget, lws
+    /// stops reading the connection until the budget has refilled (the timer resumes it).
+    func charge(_ connection: Connection, bytes: Int) {
+        guard var budget, room?.isWaiting(connection.id) == true else { return }
+        let now = ContinuousClock.now
+        let pause = budget.charge(bytes, from: connection.address, now: now)
+        self.budget = budget
+        guard let pause else { return }
+        connection.pausedUntil = now + pause
+        lws_rx_flow_control(connection.wsi, 0)
+        armTimer(connection, now: now)
+    }
+
+    /// The per-connection timer fired: close whoever ran out of time, resume reading a paused connection.
+    func timerFired(_ wsi: OpaquePointer) {
         guard var room, let connection = connectionsByWSI[wsi] else { return }
         let now = ContinuousClock.now
         for id in room.expire(now: now) {
@@ -41,11 +56,25 @@ extension ServiceCore {
                 requestClose(late, code: FrontDoorClose.policyViolation, reason: FrontDoorClose.tooSlow)
             }
         }
-        // lws keeps time on its own clock; if it fired before ours says the time is up, wait the rest.
-        if let deadline = room.deadline(of: connection.id) {
-            lws_set_timer_usecs(wsi, Self.microseconds(deadline - now) + 1000)
-        }
         self.room = room
+        if let until = connection.pausedUntil, until <= now { resume(connection) }
+        armTimer(connection, now: now)
+    }
+
+    /// One lws timer per connection serves both its deadline and the end of its pause: set for the earlier.
+    /// lws keeps time on its own clock, so a timer that fires a little early by ours is simply set again.
+    private func armTimer(_ connection: Connection, now: ContinuousClock.Instant) {
+        let next = [room?.deadline(of: connection.id), connection.pausedUntil].compactMap { $0 }.min()
+        guard let next else { return }
+        lws_set_timer_usecs(connection.wsi, Self.microseconds(next - now) + 1000)
+    }
+
+    /// Reads the connection again (its pause is over, it authorized, or it is closing and must read the
+    /// peer's close).
+    func resume(_ connection: Connection) {
+        guard connection.pausedUntil != nil else { return }
+        connection.pausedUntil = nil
+        lws_rx_flow_control(connection.wsi, 1)
     }
 
     /// The connection is gone: its place in the room is free.

@@ -22,6 +22,7 @@ extension ServiceCore {
         connections[connection.id] = connection
         connectionsByWSI[wsi] = connection
         let info = ConnectionInfo(isTLS: lws_is_ssl(wsi) != 0, remoteAddress: PeerAddress.of(wsi))
+        connection.address = info.remoteAddress
         guard admit(connection, address: info.remoteAddress) else { return }
         connection.isReported = true
         handler.opened(connection.id, info)
@@ -31,6 +32,7 @@ extension ServiceCore {
         guard let connection = connectionsByWSI[wsi] else { return -1 }
         // Closing (the owner or the front door asked): what the peer still sends is dropped unread by anyone.
         guard !connection.isClosing, connection.closeCode == nil else { return 0 }
+        charge(connection, bytes: chunk.count)
         let outcome = connection.assembler.append(
             chunk, isBinary: lws_frame_is_binary(wsi) != 0, isFinal: lws_is_final_fragment(wsi) != 0,
             remainingInFrame: Int(clamping: lws_remaining_packet_payload(wsi)))

@@ -30,6 +30,10 @@ final class Connection {
     var isClosing = false
     /// Whether the handler heard `opened`; a connection the front door refused never reaches it.
     var isReported = false
+    /// The peer's address, which the front door counts by.
+    var address = ""
+    /// While set, lws does not read this connection: its address spent its byte budget (`AddressBudget`).
+    var pausedUntil: ContinuousClock.Instant?
 
     init(id: ConnectionID, wsi: OpaquePointer, limit: Int) {
         self.id = id
@@ -58,6 +62,7 @@ final class ServiceCore {
     var httpBodies: [OpaquePointer: PendingBody] = [:]
     /// Connections not authorized yet; nil when the configuration has no front door.
     var room: WaitingRoom?
+    var budget: AddressBudget?
     let origins: OriginPolicy
 
     init(configuration: ServerConfiguration, handler: WebSocketHandler, inbox: CommandInbox) {
@@ -66,6 +71,7 @@ final class ServiceCore {
         self.inbox = inbox
         staticFiles = configuration.webRoot.map { StaticFiles(root: $0, indexPath: configuration.indexPath) }
         room = configuration.frontDoor.map(WaitingRoom.init(limits:))
+        budget = configuration.frontDoor.map(AddressBudget.init(limits:))
         origins = OriginPolicy(
             certificate: configuration.certificate.serverCertificate,
             servesAppOnLoopbackHTTP: configuration.webRoot != nil && configuration.servesWebRootToLoopbackHTTP)
@@ -82,7 +88,7 @@ final class ServiceCore {
         case LWS_CALLBACK_RECEIVE: return received(wsi, UnsafeRawBufferPointer(start: input, count: length))
         case LWS_CALLBACK_SERVER_WRITEABLE: return writeable(wsi)
         case LWS_CALLBACK_CLOSED: closed(wsi)
-        case LWS_CALLBACK_TIMER: deadlinePassed(wsi)
+        case LWS_CALLBACK_TIMER: timerFired(wsi)
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
@@ -133,6 +139,7 @@ final class ServiceCore {
             connection.closeCode = code
             connection.closeReason = reason
         }
+        resume(connection)
         lws_callback_on_writable(connection.wsi)
     }
 

@@ -67,6 +67,55 @@ import Testing
     }
 }
 
+/// What the waiting connections of one address may send before the host stops reading them for a while.
+@Suite struct AddressBudgetTests {
+    private let start = ContinuousClock.now
+    private let limits = FrontDoorLimits(overrides: "bytesPerSecond=1000")
+
+    private var budget: AddressBudget {
+        var limits = limits
+        limits.burstBytes = 2000
+        return AddressBudget(limits: limits)
+    }
+
+    @Test func aBurstPassesThenReadingPausesUntilTheDeficitIsRefilled() {
+        var budget = budget
+        #expect(budget.charge(1500, from: "a", now: start) == nil)
+        #expect(budget.charge(500, from: "a", now: start) == nil, "exactly the burst")
+        #expect(budget.charge(250, from: "a", now: start) == .milliseconds(250))
+        #expect(budget.charge(100, from: "a", now: start + .milliseconds(250)) == .milliseconds(100))
+        #expect(budget.charge(100, from: "a", now: start + .seconds(3)) == nil, "refilled meanwhile")
+    }
+
+    @Test func addressesHaveTheirOwnBudgets() {
+        var budget = budget
+        #expect(budget.charge(2500, from: "a", now: start) == .milliseconds(500))
+        #expect(budget.charge(2000, from: "b", now: start) == nil)
+    }
+
+    @Test func reconnectingDoesNotStartAnAddressAfresh() {
+        var budget = budget
+        // A flooder's connection is closed and it opens another at once: the same address, the same bucket.
+        #expect(budget.charge(2000, from: "a", now: start) == nil)
+        #expect(budget.charge(1000, from: "a", now: start + .milliseconds(10)) != nil)
+    }
+
+    @Test func refilledAddressesAreForgottenOnceManyAreTracked() {
+        var budget = budget
+        for n in 0..<300 { _ = budget.charge(10, from: "10.0.\(n / 256).\(n % 256)", now: start) }
+        #expect(budget.tracked.count == 300)
+        _ = budget.charge(10, from: "fresh", now: start + .seconds(5))
+        #expect(budget.tracked == ["fresh"])
+    }
+
+    @Test func theDefaultBudgetTakesTwoLargestMessagesAtOnce() {
+        var budget = AddressBudget(limits: FrontDoorLimits())
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == .milliseconds(500))
+    }
+}
+
 /// Which `Origin` may open a WebSocket: the host's own https origins, loopback http when the app is served
 /// there, and no Origin at all (boards and tools).
 @Suite struct OriginPolicyTests {
