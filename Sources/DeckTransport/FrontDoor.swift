@@ -141,7 +141,8 @@ struct AddressBudget: Equatable {
 
     private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
         guard let bucket else { return Bucket(bytes: Double(limits.burstBytes), at: now) }
-        let elapsed = Double((now - bucket.at).components.seconds)
+        let elapsed =
+            Double((now - bucket.at).components.seconds)
             + Double((now - bucket.at).components.attoseconds) / 1e18
         let bytes = min(Double(limits.burstBytes), bucket.bytes + max(0, elapsed) * Double(limits.bytesPerSecond))
         return Bucket(bytes: bytes, at: now)

@@ -102,7 +102,8 @@ final class ServiceCore {
 
     /// Reports every connection lws did not report closed; called after the context is destroyed.
     func closeRemaining() {
-        for connection in connections.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where connection.isReported {
+        for connection in connections.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where connection.isReported
+        {
             handler.closed(connection.id)
         }
         connections.removeAll()

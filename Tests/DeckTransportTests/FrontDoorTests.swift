@@ -144,8 +144,9 @@ import Testing
     }
 
     @Test func loopbackHTTPPassesOnlyWhenTheAppIsServedThere() {
-        for origin in ["http://127.0.0.1:52801", "http://localhost:52801", "http://[::1]:52801", "http://127.0.0.2:52801"]
-        {
+        for origin in [
+            "http://127.0.0.1:52801", "http://localhost:52801", "http://[::1]:52801", "http://127.0.0.2:52801",
+        ] {
             #expect(policy.allows(origin, port: 52801), "\(origin)")
             let closed = OriginPolicy(certifies: { names.contains($0) }, servesAppOnLoopbackHTTP: false)
             #expect(!closed.allows(origin, port: 52801), "\(origin)")
@@ -164,7 +165,8 @@ import Testing
         #expect(policy.allows("https://10.1.2.3:9", port: 9))
         #expect(!policy.allows("https://10.1.2.4:9", port: 9))
         #expect(!policy.allows("https://other.local:9", port: 9))
-        let unreadable = OriginPolicy(certificate: directory.appendingPathComponent("none.pem"), servesAppOnLoopbackHTTP: false)
+        let unreadable = OriginPolicy(
+            certificate: directory.appendingPathComponent("none.pem"), servesAppOnLoopbackHTTP: false)
         #expect(!unreadable.allows("https://desk.local:443", port: 443))
     }
 }
