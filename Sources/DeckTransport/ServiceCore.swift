@@ -102,10 +102,9 @@ final class ServiceCore {
 
     /// Reports every connection lws did not report closed; called after the context is destroyed.
     func closeRemaining() {
-        for connection in connections.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where connection.isReported
-        {
-            handler.closed(connection.id)
-        }
+        // A connection the front door refused was never reported opened, so it is not reported closed either.
+        let reported = connections.values.filter(\.isReported).sorted { $0.id.rawValue < $1.id.rawValue }
+        for connection in reported { handler.closed(connection.id) }
         connections.removeAll()
         connectionsByWSI.removeAll()
     }
