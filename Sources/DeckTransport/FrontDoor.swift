@@ -22,8 +22,9 @@ public struct FrontDoorLimits: Equatable, Sendable {
     /// The limits of SPEC §1.
     public init() {}
 
-    /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5` (any subset): live tests use
-    /// it so a 30 s deadline or 64 waiting sockets need not be played out in full. Unknown keys are ignored.
+    /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5,bytesPerSecond=4096` (any subset,
+    /// `grace` in seconds): live tests use it so a 30 s deadline need not be played out in full. Unknown keys
+    /// and values that are not positive numbers are ignored.
     public init(overrides: String) {
         for pair in overrides.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
