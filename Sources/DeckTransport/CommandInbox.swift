@@ -13,6 +13,8 @@ struct OutgoingMessage {
 enum ServiceCommand {
     case send(ConnectionID, OutgoingMessage)
     case close(ConnectionID, code: UInt16)
+    /// The connection authorized: it leaves the front door's limits.
+    case authorize(ConnectionID)
 }
 
 /// The only state shared between threads: commands posted from anywhere, drained by the service thread,

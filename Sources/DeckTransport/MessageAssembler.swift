@@ -14,8 +14,8 @@ struct MessageAssembler {
         case tooLarge
     }
 
-    /// Largest message accepted, in bytes.
-    let limit: Int
+    /// Largest message accepted, in bytes; raised when the connection authorizes.
+    var limit: Int
     private var buffer = Data()
     private var isBinary = false
     private var inMessage = false

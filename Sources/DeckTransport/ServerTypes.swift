@@ -113,6 +113,9 @@ public struct ServerConfiguration: Sendable {
     public var webSocketPath: String = "/ws"
     /// Largest WebSocket message accepted; a larger one closes that connection with 1009.
     public var maxMessageSize: Int = 16 * 1024 * 1024
+    /// What a connection gets until its owner calls `WebSocketServer.authorize`; nil trusts every connection
+    /// from the start (for a server whose owner has no notion of authorization).
+    public var frontDoor: FrontDoorLimits? = FrontDoorLimits()
     /// Seconds without traffic before the server pings.
     public var pingInterval: UInt16 = 5
     /// Seconds without a pong before the peer is dropped.

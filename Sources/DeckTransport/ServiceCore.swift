@@ -23,8 +23,17 @@ final class Connection {
     /// only once it has pushed all of them into the socket.
     var flushing: [@Sendable () -> Void] = []
     var closeCode: UInt16?
-    /// Set once the connection is being refused (too-large message); later pieces are ignored.
-    var isRejected = false
+    var closeReason = ""
+    /// Set once lws was told to close. lws then sends the close frame and waits for the peer's, reading and
+    /// dropping whatever comes first, so the socket is not torn down over unread data (which would reset it
+    /// and lose the frames still on their way to the peer); nothing more may be written or reported.
+    var isClosing = false
+    /// Whether the handler heard `opened`; a connection the front door refused never reaches it.
+    var isReported = false
+    /// The peer's address, which the front door counts by.
+    var address = ""
+    /// While set, lws does not read this connection: its address spent its byte budget (`AddressBudget`).
+    var pausedUntil: ContinuousClock.Instant?
 
     init(id: ConnectionID, wsi: OpaquePointer, limit: Int) {
         self.id = id
@@ -51,12 +60,21 @@ final class ServiceCore {
     var connections: [ConnectionID: Connection] = [:]
     var connectionsByWSI: [OpaquePointer: Connection] = [:]
     var httpBodies: [OpaquePointer: PendingBody] = [:]
+    /// Connections not authorized yet; nil when the configuration has no front door.
+    var room: WaitingRoom?
+    var budget: AddressBudget?
+    let origins: OriginPolicy
 
     init(configuration: ServerConfiguration, handler: WebSocketHandler, inbox: CommandInbox) {
         self.configuration = configuration
         self.handler = handler
         self.inbox = inbox
         staticFiles = configuration.webRoot.map { StaticFiles(root: $0, indexPath: configuration.indexPath) }
+        room = configuration.frontDoor.map(WaitingRoom.init(limits:))
+        budget = configuration.frontDoor.map(AddressBudget.init(limits:))
+        origins = OriginPolicy(
+            certificate: configuration.certificate.serverCertificate,
+            servesAppOnLoopbackHTTP: configuration.webRoot != nil && configuration.servesWebRootToLoopbackHTTP)
     }
 
     func handle(
@@ -70,6 +88,7 @@ final class ServiceCore {
         case LWS_CALLBACK_RECEIVE: return received(wsi, UnsafeRawBufferPointer(start: input, count: length))
         case LWS_CALLBACK_SERVER_WRITEABLE: return writeable(wsi)
         case LWS_CALLBACK_CLOSED: closed(wsi)
+        case LWS_CALLBACK_TIMER: timerFired(wsi)
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
@@ -83,9 +102,9 @@ final class ServiceCore {
 
     /// Reports every connection lws did not report closed; called after the context is destroyed.
     func closeRemaining() {
-        for connection in connections.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            handler.closed(connection.id)
-        }
+        // A connection the front door refused was never reported opened, so it is not reported closed either.
+        let reported = connections.values.filter(\.isReported).sorted { $0.id.rawValue < $1.id.rawValue }
+        for connection in reported { handler.closed(connection.id) }
         connections.removeAll()
         connectionsByWSI.removeAll()
     }
@@ -106,10 +125,22 @@ final class ServiceCore {
                 lws_callback_on_writable(connection.wsi)
             case .close(let id, let code):
                 guard let connection = connections[id] else { continue }
-                connection.closeCode = code
-                lws_callback_on_writable(connection.wsi)
+                requestClose(connection, code: code)
+            case .authorize(let id):
+                guard let connection = connections[id] else { continue }
+                authorized(connection)
             }
         }
+    }
+
+    /// Closes after what is queued has gone out; the first code asked for wins.
+    func requestClose(_ connection: Connection, code: UInt16, reason: String = "") {
+        if connection.closeCode == nil {
+            connection.closeCode = code
+            connection.closeReason = reason
+        }
+        resume(connection)
+        lws_callback_on_writable(connection.wsi)
     }
 
     /// Writes `bytes` behind the `LWS_PRE` headroom lws needs for its frame header.

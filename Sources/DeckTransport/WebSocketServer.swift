@@ -62,6 +62,13 @@ public final class WebSocketServer: @unchecked Sendable {
         post(.close(id, code: code))
     }
 
+    /// The connection has authorized: it stops counting against the front door (`FrontDoorLimits`), has no
+    /// deadline any more, and may send messages up to `maxMessageSize`. Call it before sending the message that
+    /// tells the peer it is authorized, so that its first large message already meets the larger limit.
+    public func authorize(_ id: ConnectionID) {
+        post(.authorize(id))
+    }
+
     private func post(_ command: ServiceCommand) {
         lock.withLock { running }?.inbox.post(command)
     }

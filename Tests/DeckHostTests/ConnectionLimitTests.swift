@@ -4,24 +4,19 @@ import Testing
 
 @testable import DeckHost
 
-/// Strangers cannot make the host run SPAKE2/ECDH for an unbounded number of sockets.
+/// The transport's front door limits connections until they authorize; the host must tell it when one does,
+/// and before the device hears so, or a device's first large message would still meet the stranger's limit.
 @Suite struct ConnectionLimitTests {
-    @Test func connectionsWaitingToAuthorizeAreCappedWhileDevicesStillGetIn() async throws {
+    @Test func theTransportHearsOfAnAuthorizationBeforeTheDevice() async throws {
         let harness = try HostHarness()
-        var waiting: [ConnectionID] = []
-        for _ in 0..<DeckServer.maxUnauthorized { waiting.append(await harness.open()) }
-        #expect(harness.link.closed.isEmpty)
+        let credentials = try await harness.pair(name: "iPad")
+        let stranger = await harness.open()
+        await harness.send(.hello(.init(name: "stranger")), on: stranger)
+        #expect(harness.link.authorizedAfterSending(stranger) == nil, "saying hello is not authorizing")
 
-        let refused = await harness.open()
-        #expect(harness.link.closed == [refused])
-        #expect(harness.link.closeCode(refused) == CloseCode.tryAgainLater)
-        #expect(await harness.send(.hello(.init(name: "late")), on: refused).isEmpty, "a refused socket is not served")
-
-        // Two strangers leave: there is room again for a device to pair on one socket and authorize on another.
-        await harness.host.handle(.closed(waiting.removeFirst()))
-        await harness.host.handle(.closed(waiting.removeFirst()))
-        var device = try await harness.authorize(try await harness.pair(name: "iPad"))
-        #expect(!device.inbox().isEmpty)
-        #expect(harness.link.closed == [refused])
+        let device = try await harness.authorize(credentials)
+        let sent = harness.link.sent(to: device.id)
+        let welcome = try #require(sent.firstIndex { !$0.contains("authChallenge") && $0.contains("secure") })
+        #expect(harness.link.authorizedAfterSending(device.id) == welcome, "authorize comes before `authorized`")
     }
 }

@@ -12,8 +12,12 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
     private var texts: [ConnectionID: [String]] = [:]
     private var closedIds: [ConnectionID] = []
     private var codes: [ConnectionID: UInt16] = [:]
+    private var authorizedAfter: [ConnectionID: Int] = [:]
 
     func send(text: String, to id: ConnectionID) { lock.withLock { texts[id, default: []].append(text) } }
+    func authorize(_ id: ConnectionID) { lock.withLock { authorizedAfter[id] = texts[id]?.count ?? 0 } }
+    /// How many messages had been sent to `id` when the host told the transport it authorized; nil: never.
+    func authorizedAfterSending(_ id: ConnectionID) -> Int? { lock.withLock { authorizedAfter[id] } }
     func close(_ id: ConnectionID, code: UInt16) {
         lock.withLock {
             closedIds.append(id)

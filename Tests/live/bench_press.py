@@ -3,7 +3,9 @@ devices on the real daemon, press→result round trips (an empty slot, and a but
 through the real action path), layout fan-out, a command button's full press (shell start included) and the time
 from a `pactl` volume change to all 20 devices. Each is printed as a ratio against a named baseline measured in
 the same run: an unsealed WebSocket echo round trip on loopback with the same client library (`websockets`),
-`$SHELL -ic true` started directly, and `pactl subscribe` seeing the same change."""
+`$SHELL -ic true` started directly, and `pactl subscribe` seeing the same change. The front door: presses while
+64 strangers hold waiting sockets and while two strangers send 64 KiB hellos in a loop, each against the same
+presses with nobody at the door, measured just before (SPEC §1; goal: p99 within 2x)."""
 
 import asyncio
 import os
@@ -21,6 +23,7 @@ os.environ.setdefault("TOUCHDECK_BIN", str(HERE.parents[1] / ".build" / "release
 import websockets  # noqa: E402
 from daemon import Daemon  # noqa: E402
 from touchdeck.client import DeckClient  # noqa: E402
+from strangers import close_all, loopback, open_strangers, spread  # noqa: E402
 
 DEVICES = 20
 PRESSES = 2000
@@ -145,6 +148,28 @@ async def edit_fan_out(devices):
     return samples
 
 
+async def front_door(host, devices):
+    """Presses while 64 strangers hold waiting connections (8 addresses × 8), and while two strangers send
+    64 KiB hellos in a loop (from separate processes, so they do not share this client's event loop), each
+    beside presses of the same devices with nobody at the door, measured just before."""
+    idle = await press_round_trips(devices, 5, count=PRESSES // 2)
+    strangers = await open_strangers(host.port, spread(64, 8))
+    held = await press_round_trips(devices, 5, count=PRESSES // 2)
+    await close_all(strangers)
+    quiet = await press_round_trips(devices, 5, count=PRESSES // 4)
+    floods = [subprocess.Popen([sys.executable, str(HERE / "strangers.py"), "flood", str(host.port), loopback(n)],
+                               env={**os.environ, "PYTHONPATH": str(HERE.parents[0] / "interop")})
+              for n in (40, 41)]
+    try:
+        await asyncio.sleep(0.5)  # both floods under way
+        flooded = await press_round_trips(devices, 5, count=PRESSES // 4)
+    finally:
+        for flood in floods:
+            flood.kill()
+            flood.wait()
+    return idle, held, quiet, flooded
+
+
 def report(name, samples, baseline):
     p50, p99 = percentile(samples, 0.5), percentile(samples, 0.99)
     b50, b99 = percentile(baseline, 0.5), percentile(baseline, 0.99)
@@ -165,6 +190,7 @@ async def main():
         await put_button(devices, 7, SHELL_TRUE)
         shell_presses, shell_direct = await shell_presses_and_baseline(host, devices)
         volumes, watched = await volume_fan_out(devices)
+        idle, held, quiet, flooded = await front_door(host, devices)
         for client in devices:
             await client.close()
     finally:
@@ -180,6 +206,11 @@ async def main():
     print("# volume (baseline: `pactl subscribe` seeing the same change, this run; SPEC: within 100 ms)")
     report("baseline pactl set → pactl subscribe event", watched, watched)
     report(f"pactl set → volume at all {DEVICES} devices", volumes, watched)
+    print("# front door (baseline: the same press with nobody at the door, just before; goal: p99 within 2x)")
+    report("baseline press, nobody waiting", idle, idle)
+    report("press while 64 strangers hold sockets", held, idle)
+    report("baseline press, nobody flooding", quiet, quiet)
+    report("press while 2 strangers send 64 KiB hellos", flooded, quiet)
 
 
 if __name__ == "__main__":

@@ -76,23 +76,20 @@ public actor DeckServer {
         }
     }
 
-    /// Connections not yet authorized, at most. Each may make the host run SPAKE2 or ECDH, so a stranger
-    /// opening sockets by the hundred cannot take the host's CPU; authorized devices do not count.
-    static let maxUnauthorized = 64
-
-    /// Handles one transport event.
+    /// Handles one transport event. How many connections may wait to authorize, for how long and with how
+    /// large messages is the transport's front door (`FrontDoorLimits`): it refuses or closes them before they
+    /// reach this actor.
     public func handle(_ event: TransportEvent) {
         switch event {
         case .opened(let id, let info):
-            guard connections.values.count(where: { $0.session.authorizedDevice == nil }) < Self.maxUnauthorized else {
-                log.warning("too many connections waiting to authorize; refusing one", ["conn": "\(id)"])
-                return link.close(id, code: CloseCode.tryAgainLater)
-            }
             connections[id] = Connection(session: SessionMachine(peer: info.remoteAddress), info: info)
         case .text(let text, let id):
             guard var connection = connections[id] else { return }
+            let wasWaiting = connection.session.authorizedDevice == nil
             let actions = connection.session.receive(text: text, now: now(), services: services)
             connections[id] = connection
+            // Before `authorized` goes out, so the device's first large message already meets the full limit.
+            if wasWaiting, connection.session.authorizedDevice != nil { link.authorize(id) }
             perform(actions, for: id)
         case .binary(let id):
             guard var connection = connections[id] else { return }

@@ -1,11 +1,13 @@
 import DeckTransport
 import Foundation
 
-/// What the host needs from the transport: send text to a connection, close one with a close code.
-/// The live value is `WebSocketServer`; tests record what was sent.
+/// What the host needs from the transport: send text to a connection, close one with a close code, and say
+/// when one has authorized (it then leaves the transport's front-door limits). The live value is
+/// `WebSocketServer`; tests record what was sent.
 public protocol DeviceLink: Sendable {
     func send(text: String, to id: ConnectionID)
     func close(_ id: ConnectionID, code: UInt16)
+    func authorize(_ id: ConnectionID)
 }
 
 extension WebSocketServer: DeviceLink {}

@@ -75,6 +75,10 @@ public struct HostDaemon {
         // PROTOCOL §0: ping every 5 s, drop a peer silent for 15 s.
         configuration.pingInterval = 5
         configuration.deadPeerTimeout = 15
+        // SPEC §1's front door; live tests shorten it through the environment so they need not wait 30 s.
+        if let overrides = ProcessInfo.processInfo.environment[FrontDoorLimits.environmentKey] {
+            configuration.frontDoor = FrontDoorLimits(overrides: overrides)
+        }
         return configuration
     }
 

@@ -1,0 +1,157 @@
+import Foundation
+
+/// What a connection that has not authorized yet may take from the host (SPEC §1, "the front door";
+/// anchors: OpenSSH's MaxStartups and LoginGraceTime).
+public struct FrontDoorLimits: Equatable, Sendable {
+    /// Largest message before authorization; a larger one closes with 1009 before it is buffered.
+    public var maxMessageSize: Int = 64 * 1024
+    /// Time from the WebSocket handshake to authorization; then the connection is closed with 1008.
+    public var authorizeWithin: Duration = .seconds(30)
+    /// Connections from one address that may wait at once; one more is refused with 1013.
+    public var perAddress: Int = 8
+    /// Connections that may wait at once in all; one more closes the oldest waiting one (1013).
+    public var total: Int = 64
+    /// Bytes per second that the waiting connections of one address may send, beyond a first `burstBytes`;
+    /// past that the host stops reading them for a while. A real handshake is a few KiB, but a stranger
+    /// reconnecting at once after each flood close could otherwise keep the host decoding 64 KiB hellos
+    /// while a device's press waits behind them.
+    public var bytesPerSecond: Int = 128 * 1024
+    /// What one address may send at once before `bytesPerSecond` applies: two messages of the largest size.
+    public var burstBytes: Int = 128 * 1024
+
+    /// The limits of SPEC §1.
+    public init() {}
+
+    /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5,bytesPerSecond=4096` (any subset,
+    /// `grace` in seconds): live tests use it so a 30 s deadline need not be played out in full. Unknown keys
+    /// and values that are not positive numbers are ignored.
+    public init(overrides: String) {
+        for pair in overrides.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let value = Double(parts[1]), value > 0 else { continue }
+            switch parts[0] {
+            case "grace": authorizeWithin = .milliseconds(Int(value * 1000))
+            case "message": maxMessageSize = Int(value)
+            case "perAddress": perAddress = Int(value)
+            case "total": total = Int(value)
+            case "bytesPerSecond": bytesPerSecond = Int(value)
+            default: continue
+            }
+        }
+    }
+
+    /// The environment variable `init(overrides:)` is read from by the daemon.
+    public static let environmentKey = "TOUCHDECK_TEST_FRONT_DOOR"
+}
+
+/// Close codes and reasons the front door uses (RFC 6455 §7.4.1).
+enum FrontDoorClose {
+    /// The address already has its share of waiting connections, or the connection made room for a newer one.
+    static let tryAgainLater: UInt16 = 1013
+    /// The connection did not authorize in time.
+    static let policyViolation: UInt16 = 1008
+    static let tooManyFromAddress = "too many connections waiting from this address"
+    static let madeRoom = "too many connections waiting; the oldest made room"
+    static let tooSlow = "did not authorize in time"
+}
+
+/// The connections that have not authorized yet, oldest first: who may come in, who must make room, and whose
+/// time is up. A value with no clock of its own; the service thread passes `now`.
+struct WaitingRoom: Equatable {
+    /// What to do with a new connection.
+    enum Admission: Equatable {
+        /// It waits; nobody else is affected.
+        case admit
+        /// It waits, and `ConnectionID` (the oldest waiting one) must be closed to make room.
+        case admitEvicting(ConnectionID)
+        /// Its address has too many connections waiting: close it.
+        case refuse
+    }
+
+    struct Entry: Equatable {
+        let id: ConnectionID
+        let address: String
+        let deadline: ContinuousClock.Instant
+    }
+
+    let limits: FrontDoorLimits
+    /// In arrival order, so the first entry is the oldest.
+    private(set) var entries: [Entry] = []
+
+    init(limits: FrontDoorLimits) { self.limits = limits }
+
+    /// A connection from `address` finished its WebSocket handshake at `now`.
+    mutating func admit(_ id: ConnectionID, address: String, now: ContinuousClock.Instant) -> Admission {
+        guard entries.count(where: { $0.address == address }) < limits.perAddress else { return .refuse }
+        var admission = Admission.admit
+        // The oldest makes room rather than the newest being refused, so a paired device reconnecting always
+        // gets in however many strangers hold sockets: they can only push each other out.
+        if entries.count >= limits.total, let oldest = entries.first {
+            entries.removeFirst()
+            admission = .admitEvicting(oldest.id)
+        }
+        entries.append(Entry(id: id, address: address, deadline: now + limits.authorizeWithin))
+        return admission
+    }
+
+    /// The connection authorized or closed; it no longer waits.
+    mutating func leave(_ id: ConnectionID) {
+        entries.removeAll { $0.id == id }
+    }
+
+    /// Whether `id` is still waiting to authorize.
+    func isWaiting(_ id: ConnectionID) -> Bool { entries.contains { $0.id == id } }
+
+    /// When `id` must have authorized, if it is waiting.
+    func deadline(of id: ConnectionID) -> ContinuousClock.Instant? { entries.first { $0.id == id }?.deadline }
+
+    /// Removes and returns every connection whose time is up at `now`, oldest first.
+    mutating func expire(now: ContinuousClock.Instant) -> [ConnectionID] {
+        let expired = entries.filter { $0.deadline <= now }.map(\.id)
+        entries.removeAll { $0.deadline <= now }
+        return expired
+    }
+}
+
+/// How much the waiting connections of each address may send: a token bucket in bytes per address, kept after
+/// its connections leave (until it has refilled) so that reconnecting does not start a stranger afresh.
+struct AddressBudget: Equatable {
+    let limits: FrontDoorLimits
+    private var buckets: [String: Bucket] = [:]
+
+    struct Bucket: Equatable {
+        var bytes: Double
+        var at: ContinuousClock.Instant
+    }
+
+    init(limits: FrontDoorLimits) { self.limits = limits }
+
+    /// Charges `count` bytes read from `address` at `now`; returns how long to stop reading that connection
+    /// (nil: keep reading).
+    mutating func charge(_ count: Int, from address: String, now: ContinuousClock.Instant) -> Duration? {
+        forgetRefilled(now: now)
+        var bucket = refilled(buckets[address], now: now)
+        bucket.bytes -= Double(count)
+        buckets[address] = bucket
+        guard bucket.bytes < 0 else { return nil }
+        return .milliseconds(Int((-bucket.bytes / Double(limits.bytesPerSecond) * 1000).rounded(.up)))
+    }
+
+    /// Addresses whose bucket is tracked (for tests).
+    var tracked: Set<String> { Set(buckets.keys) }
+
+    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
+        guard let bucket else { return Bucket(bytes: Double(limits.burstBytes), at: now) }
+        let elapsed =
+            Double((now - bucket.at).components.seconds)
+            + Double((now - bucket.at).components.attoseconds) / 1e18
+        let bytes = min(Double(limits.burstBytes), bucket.bytes + max(0, elapsed) * Double(limits.bytesPerSecond))
+        return Bucket(bytes: bytes, at: now)
+    }
+
+    /// A full bucket is the same as none; dropping those keeps the table as small as the addresses in play.
+    private mutating func forgetRefilled(now: ContinuousClock.Instant) {
+        guard buckets.count > 256 else { return }
+        buckets = buckets.filter { refilled($0.value, now: now).bytes < Double(limits.burstBytes) }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import DeckTransport
+
+/// The waiting room's rules (SPEC §1): per address, in all, the oldest making room, the deadline.
+@Suite struct WaitingRoomTests {
+    private let start = ContinuousClock.now
+    private func id(_ n: UInt64) -> ConnectionID { ConnectionID(rawValue: n) }
+
+    @Test func theSpecLimitsAreTheDefaults() {
+        let limits = FrontDoorLimits()
+        #expect(limits.maxMessageSize == 65536)
+        #expect(limits.authorizeWithin == .seconds(30))
+        #expect(limits.perAddress == 8)
+        #expect(limits.total == 64)
+    }
+
+    @Test func aNinthFromOneAddressIsRefusedWhileOthersStillComeIn() {
+        var room = WaitingRoom(limits: FrontDoorLimits())
+        for n: UInt64 in 1...8 { #expect(room.admit(id(n), address: "10.0.0.5", now: start) == .admit) }
+        #expect(room.admit(id(9), address: "10.0.0.5", now: start) == .refuse)
+        #expect(!room.isWaiting(id(9)))
+        #expect(room.admit(id(10), address: "10.0.0.6", now: start) == .admit)
+        room.leave(id(3))
+        #expect(room.admit(id(11), address: "10.0.0.5", now: start) == .admit, "a freed place can be taken again")
+    }
+
+    @Test func whenAllAreTakenTheOldestMakesRoomSoADeviceAlwaysGetsIn() {
+        var room = WaitingRoom(limits: FrontDoorLimits())
+        for n: UInt64 in 1...64 {
+            #expect(room.admit(id(n), address: "10.0.\(n % 8).1", now: start + .milliseconds(Int(n))) == .admit)
+        }
+        #expect(room.admit(id(100), address: "192.168.1.20", now: start + .seconds(1)) == .admitEvicting(id(1)))
+        #expect(room.admit(id(101), address: "192.168.1.20", now: start + .seconds(1)) == .admitEvicting(id(2)))
+        #expect(room.entries.count == 64)
+        #expect(!room.isWaiting(id(1)) && room.isWaiting(id(100)))
+    }
+
+    @Test func authorizingOrClosingLeavesTheRoom() {
+        var room = WaitingRoom(limits: FrontDoorLimits(overrides: "total=2"))
+        #expect(room.admit(id(1), address: "a", now: start) == .admit)
+        #expect(room.admit(id(2), address: "b", now: start) == .admit)
+        room.leave(id(1))
+        #expect(room.admit(id(3), address: "c", now: start) == .admit, "nobody is pushed out while there is room")
+        #expect(room.expire(now: start + .seconds(60)) == [id(2), id(3)])
+    }
+
+    @Test func onlyThoseWhoseTimeIsUpExpire() {
+        var room = WaitingRoom(limits: FrontDoorLimits())
+        _ = room.admit(id(1), address: "a", now: start)
+        _ = room.admit(id(2), address: "a", now: start + .seconds(10))
+        #expect(room.expire(now: start + .seconds(29)) == [])
+        #expect(room.deadline(of: id(1)) == start + .seconds(30))
+        #expect(room.expire(now: start + .seconds(30)) == [id(1)])
+        #expect(room.isWaiting(id(2)) && !room.isWaiting(id(1)))
+        #expect(room.expire(now: start + .seconds(45)) == [id(2)])
+        #expect(room.entries.isEmpty)
+    }
+
+    @Test func testOverridesChangeOnlyWhatTheyName() {
+        let limits = FrontDoorLimits(overrides: "grace=1.5, message=1024,perAddress=3,bogus=9,total=-1")
+        #expect(limits.authorizeWithin == .milliseconds(1500))
+        #expect(limits.maxMessageSize == 1024)
+        #expect(limits.perAddress == 3)
+        #expect(limits.total == 64, "a value that makes no sense is ignored")
+    }
+}
+
+/// What the waiting connections of one address may send before the host stops reading them for a while.
+@Suite struct AddressBudgetTests {
+    private let start = ContinuousClock.now
+    private let limits = FrontDoorLimits(overrides: "bytesPerSecond=1000")
+
+    private var budget: AddressBudget {
+        var limits = limits
+        limits.burstBytes = 2000
+        return AddressBudget(limits: limits)
+    }
+
+    @Test func aBurstPassesThenReadingPausesUntilTheDeficitIsRefilled() {
+        var budget = budget
+        #expect(budget.charge(1500, from: "a", now: start) == nil)
+        #expect(budget.charge(500, from: "a", now: start) == nil, "exactly the burst")
+        #expect(budget.charge(250, from: "a", now: start) == .milliseconds(250))
+        #expect(budget.charge(100, from: "a", now: start + .milliseconds(250)) == .milliseconds(100))
+        #expect(budget.charge(100, from: "a", now: start + .seconds(3)) == nil, "refilled meanwhile")
+    }
+
+    @Test func addressesHaveTheirOwnBudgets() {
+        var budget = budget
+        #expect(budget.charge(2500, from: "a", now: start) == .milliseconds(500))
+        #expect(budget.charge(2000, from: "b", now: start) == nil)
+    }
+
+    @Test func reconnectingDoesNotStartAnAddressAfresh() {
+        var budget = budget
+        // A flooder's connection is closed and it opens another at once: the same address, the same bucket.
+        #expect(budget.charge(2000, from: "a", now: start) == nil)
+        #expect(budget.charge(1000, from: "a", now: start + .milliseconds(10)) != nil)
+    }
+
+    @Test func refilledAddressesAreForgottenOnceManyAreTracked() {
+        var budget = budget
+        for n in 0..<300 { _ = budget.charge(10, from: "10.0.\(n / 256).\(n % 256)", now: start) }
+        #expect(budget.tracked.count == 300)
+        _ = budget.charge(10, from: "fresh", now: start + .seconds(5))
+        #expect(budget.tracked == ["fresh"])
+    }
+
+    @Test func theDefaultBudgetTakesTwoLargestMessagesAtOnce() {
+        var budget = AddressBudget(limits: FrontDoorLimits())
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == .milliseconds(500))
+    }
+}
+
+/// Which `Origin` may open a WebSocket: the host's own https origins, loopback http when the app is served
+/// there, and no Origin at all (boards and tools).
+@Suite struct OriginPolicyTests {
+    private let names: Set<String> = ["desk", "desk.local", "localhost", "127.0.0.1", "192.168.1.20", "::1"]
+    private var policy: OriginPolicy { OriginPolicy(certifies: { names.contains($0) }, servesAppOnLoopbackHTTP: true) }
+
+    @Test func theHostsOwnHTTPSOriginsPass() {
+        for origin in [
+            "https://desk:52801", "https://desk.local:52801", "https://192.168.1.20:52801", "https://[::1]:52801",
+            "HTTPS://Desk.Local:52801", "https://localhost:52801",
+        ] {
+            #expect(policy.allows(origin, port: 52801), "\(origin)")
+        }
+        #expect(policy.allows(nil, port: 52801), "no Origin: a board or a tool")
+    }
+
+    @Test func otherOriginsAreRefused() {
+        for origin in [
+            "https://evil.example:52801", "https://evil.example", "https://desk:8443", "https://desk",
+            "http://desk.local:52801", "http://192.168.1.20:52801", "null", "", "desk:52801",
+            "https://desk:52801/path", "https://user@desk:52801", "https://[::1:52801", "ftp://desk:52801",
+            "https://desk:0", "https://desk:99999", "https://desk:52801:1",
+        ] {
+            #expect(!policy.allows(origin, port: 52801), "\(origin)")
+        }
+    }
+
+    @Test func loopbackHTTPPassesOnlyWhenTheAppIsServedThere() {
+        for origin in [
+            "http://127.0.0.1:52801", "http://localhost:52801", "http://[::1]:52801", "http://127.0.0.2:52801",
+        ] {
+            #expect(policy.allows(origin, port: 52801), "\(origin)")
+            let closed = OriginPolicy(certifies: { names.contains($0) }, servesAppOnLoopbackHTTP: false)
+            #expect(!closed.allows(origin, port: 52801), "\(origin)")
+        }
+        #expect(!policy.allows("http://127.0.0.1:8000", port: 52801), "another server on this computer")
+        #expect(!policy.allows("http://127.evil.example:52801", port: 52801))
+    }
+
+    @Test func theServerCertificatesNamesAreTheHTTPSOrigins() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let identity = LocalIdentity(dnsNames: ["desk.local", "localhost"], ipAddresses: ["127.0.0.1", "10.1.2.3"])
+        let files = try CertificateStore.prepare(in: directory, identity: identity)
+        let policy = OriginPolicy(certificate: files.serverCertificate, servesAppOnLoopbackHTTP: false)
+        #expect(policy.allows("https://desk.local:443", port: 443))
+        #expect(policy.allows("https://10.1.2.3:9", port: 9))
+        #expect(!policy.allows("https://10.1.2.4:9", port: 9))
+        #expect(!policy.allows("https://other.local:9", port: 9))
+        let unreadable = OriginPolicy(
+            certificate: directory.appendingPathComponent("none.pem"), servesAppOnLoopbackHTTP: false)
+        #expect(!unreadable.allows("https://desk.local:443", port: 443))
+    }
+}
