@@ -31,6 +31,8 @@ public struct CertificateFiles: Equatable, Sendable {
     public var leftOut: [String]
     /// Where the files of a replaced older CA went (`.replacedAuthority` only); kept, never deleted.
     public var setAside: [URL]
+    /// The names and addresses the server certificate carries: this computer's, less `leftOut`.
+    public var serverIdentity: LocalIdentity
 }
 
 /// Creates the local CA and server certificate on first start and keeps them fresh afterwards.
@@ -66,7 +68,7 @@ public enum CertificateStore {
         return CertificateFiles(
             authority: paths.authority, serverCertificate: paths.server, serverKey: paths.serverKey, outcome: outcome,
             authorityFingerprint: try authority.sha256Fingerprint(), leftOut: identity.names(missingFrom: covered),
-            setAside: setAside)
+            setAside: setAside, serverIdentity: covered)
     }
 
     struct Paths {
