@@ -118,7 +118,8 @@ def write_authority(directory, permitted=None):
                .serial_number(x509.random_serial_number()).not_valid_before(now() - datetime.timedelta(hours=1))
                .not_valid_after(now() + datetime.timedelta(days=3650))
                .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-               .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True))
+               .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False), critical=True)
+               .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False))
     if permitted is not None:
         builder = builder.add_extension(x509.NameConstraints(permitted_subtrees=permitted, excluded_subtrees=None),
                                         critical=True)
