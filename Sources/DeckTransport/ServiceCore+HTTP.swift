@@ -37,6 +37,17 @@ extension ServiceCore {
         return startResponse(wsi, .methodNotAllowed)
     }
 
+    /// Bytes on a connection lws adopted as raw: it does so with requests it does not route, such as
+    /// `CONNECT`, which would otherwise stay open unanswered. They get the 405 other methods get, then close.
+    func rawReceived(_ wsi: OpaquePointer) -> Int32 {
+        let refusal = HTTPResponse.methodNotAllowed
+        let headers = refusal.headers.map { ($0.key, $0.value) } + HTTPResponse.securityHeaders.map { ($0.name, $0.value) }
+            + [("Content-Type", refusal.contentType), ("Content-Length", "\(refusal.body.count)"), ("Connection", "close")]
+        let head = "HTTP/1.1 405 Method Not Allowed\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        _ = write(wsi, Data(head.utf8) + refusal.body, as: LWS_WRITE_HTTP)  // LWS_WRITE_RAW is a macro for this value
+        return -1
+    }
+
     /// The end of a request body lws read (and we dropped): a refused method gets its 405 now. lws reports
     /// the completion a second time once that answer is under way, which needs nothing.
     func httpBodyCompleted(_ wsi: OpaquePointer) -> Int32 {

@@ -81,6 +81,7 @@ final class ServiceCore {
         case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
         case LWS_CALLBACK_HTTP_BODY: return 0  // request bodies are never used: dropped as they arrive
         case LWS_CALLBACK_HTTP_BODY_COMPLETION: return httpBodyCompleted(wsi)
+        case LWS_CALLBACK_RAW_RX: return rawReceived(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
             httpBodies[wsi] = nil
             refusedUploads.remove(wsi)

@@ -60,20 +60,29 @@ def handshake(port, context):
         return error
 
 
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    """One daemon for the tests that only read from it (fewer starts, fewer chances of a port taken meanwhile)."""
+    daemon = Daemon(home=tmp_path_factory.mktemp("host"))
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
 # HTTP ------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("tls", [True, False], ids=["https", "http"])
-def test_every_response_carries_the_security_headers(daemon, tls):
+def test_every_response_carries_the_security_headers(host, tls):
     paths = ["/setup", "/ca.crt", "/touchdeck.mobileconfig", "/no-such-file", "/app/main.js", "/"]
     for path in paths:
-        response = fetch(daemon.port, path, tls=tls)
+        response = fetch(host.port, path, tls=tls)
         for name, value in SECURITY_HEADERS.items():
             assert response.headers.get(name) == value, f"{path}: {response.headers}"
 
 
-def test_head_sends_the_headers_without_the_body_and_the_connection_goes_on(daemon):
-    with connect(daemon.port) as sock:
+def test_head_sends_the_headers_without_the_body_and_the_connection_goes_on(host):
+    with connect(host.port) as sock:
         sock.sendall(request("HEAD", "/app/main.js") + request("GET", "/app/main.js"))
         reader = Reader(sock)
         head = reader.response(head=True)
@@ -86,9 +95,9 @@ def test_head_sends_the_headers_without_the_body_and_the_connection_goes_on(daem
 
 @pytest.mark.parametrize("tls", [True, False], ids=["https", "http"])
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
-def test_other_methods_get_405_and_the_connection_still_serves(daemon, method, tls):
+def test_other_methods_get_405_and_the_connection_still_serves(host, method, tls):
     body = b"pin=123456&x=" + b"y" * 100_000 if method in ("POST", "PUT", "PATCH") else b""
-    with connect(daemon.port, tls) as sock:
+    with connect(host.port, tls) as sock:
         sock.sendall(request(method, "/setup", body) + request("GET", "/ca.crt"))
         reader = Reader(sock)
         refused = reader.response()
@@ -99,8 +108,8 @@ def test_other_methods_get_405_and_the_connection_still_serves(daemon, method, t
     assert after.status == 200 and after.body.startswith(b"-----BEGIN CERTIFICATE-----")
 
 
-def test_a_chunked_upload_gets_405_and_the_connection_closes(daemon):
-    with connect(daemon.port) as sock:
+def test_a_chunked_upload_gets_405_and_the_connection_closes(host):
+    with connect(host.port) as sock:
         sock.sendall(b"POST /setup HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
                      b"5\r\nhello\r\n0\r\n\r\n")
         reader = Reader(sock)
@@ -109,13 +118,25 @@ def test_a_chunked_upload_gets_405_and_the_connection_closes(daemon):
         assert reader.at_eof()
 
 
-def test_only_the_app_and_the_modules_it_imports_are_served(daemon):
-    assert fetch(daemon.port, "/app/main.js").status == 200
-    assert fetch(daemon.port, "/core/client.js").status == 200
+@pytest.mark.parametrize("tls", [True, False], ids=["https", "http"])
+def test_connect_gets_405_instead_of_an_open_socket(host, tls):
+    # lws hands CONNECT over as a raw connection; unanswered, it would stay open with nothing happening.
+    with connect(host.port, tls) as sock:
+        sock.sendall(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        reader = Reader(sock)
+        refused = reader.response()
+        assert refused.status == 405 and refused.headers["allow"] == "GET, HEAD"
+        assert refused.headers["x-content-type-options"] == "nosniff"
+        assert reader.at_eof()
+
+
+def test_only_the_app_and_the_modules_it_imports_are_served(host):
+    assert fetch(host.port, "/app/main.js").status == 200
+    assert fetch(host.port, "/core/client.js").status == 200
     for path in ["/test/rules.test.js", "/test/fake-host.js", "/bench/crypto-bench.mjs", "/core/README.md",
                  "/app/../test/rules.test.js", "/app/%2e%2e/test/rules.test.js", "/%2e%2e/Makefile",
                  "/app/%2e%2e/%2e%2e/Makefile", "/app/..%2f..%2fMakefile"]:
-        response = fetch(daemon.port, path)
+        response = fetch(host.port, path)
         assert response.status == 404, f"{path}: {response}"
 
 
@@ -236,8 +257,8 @@ def serve_once(cert, key):
     return listener.getsockname()[1]
 
 
-def test_a_leaf_for_a_public_site_signed_with_the_ca_key_is_refused(daemon, tmp_path):
-    tls = daemon.config_dir / "tls"
+def test_a_leaf_for_a_public_site_signed_with_the_ca_key_is_refused(host, tmp_path):
+    tls = host.config_dir / "tls"
     ca = x509.load_pem_x509_certificate((tls / "ca.pem").read_bytes())
     store = verification.Store([ca])
     now = datetime.datetime.now(datetime.timezone.utc)
@@ -265,18 +286,18 @@ def test_a_leaf_for_a_public_site_signed_with_the_ca_key_is_refused(daemon, tmp_
         x509.DNSName("localhost")).verify(own, [])
     assert subprocess.run(["openssl", "verify", "-CAfile", str(tls / "ca.pem"), str(tls / "server.pem")],
                           capture_output=True).returncode == 0
-    with socket.create_connection(("127.0.0.1", daemon.port), timeout=10) as raw:
+    with socket.create_connection(("127.0.0.1", host.port), timeout=10) as raw:
         with trusting(tls).wrap_socket(raw, server_hostname="localhost") as sock:
             assert sock.version() in ("TLSv1.2", "TLSv1.3")
 
 
-def test_ca_fingerprint_in_pair_status_setup_page_and_profile(daemon):
-    expected = fingerprint((daemon.config_dir / "tls/ca.pem").read_bytes())
-    assert f"CA fingerprint (SHA-256): {expected}" in daemon.cli("pair")
-    assert f"CA fingerprint (SHA-256): {expected}" in daemon.cli("status")
-    assert expected in fetch(daemon.port, "/setup", tls=False).body.decode()
-    assert f"SHA-256 fingerprint: {expected}" in fetch(daemon.port, "/touchdeck.mobileconfig", tls=False).body.decode()
-    assert f"ca.sha256={expected}" in daemon.log()
-    doctor = subprocess.run([str(pathlib.Path(daemon.process.args[0])), "doctor", "--config-dir",
-                             str(daemon.config_dir)], env=daemon.env, capture_output=True, text=True).stdout
-    assert f"ok   certificate: {daemon.config_dir / 'tls/ca.pem'}, SHA-256 {expected}" in doctor
+def test_ca_fingerprint_in_pair_status_setup_page_and_profile(host):
+    expected = fingerprint((host.config_dir / "tls/ca.pem").read_bytes())
+    assert f"CA fingerprint (SHA-256): {expected}" in host.cli("pair")
+    assert f"CA fingerprint (SHA-256): {expected}" in host.cli("status")
+    assert expected in fetch(host.port, "/setup", tls=False).body.decode()
+    assert f"SHA-256 fingerprint: {expected}" in fetch(host.port, "/touchdeck.mobileconfig", tls=False).body.decode()
+    assert f"ca.sha256={expected}" in host.log()
+    doctor = subprocess.run([str(pathlib.Path(host.process.args[0])), "doctor", "--config-dir",
+                             str(host.config_dir)], env=host.env, capture_output=True, text=True).stdout
+    assert f"ok   certificate: {host.config_dir / 'tls/ca.pem'}, SHA-256 {expected}" in doctor
