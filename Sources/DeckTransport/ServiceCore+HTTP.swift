@@ -41,8 +41,12 @@ extension ServiceCore {
     /// `CONNECT`, which would otherwise stay open unanswered. They get the 405 other methods get, then close.
     func rawReceived(_ wsi: OpaquePointer) -> Int32 {
         let refusal = HTTPResponse.methodNotAllowed
-        let headers = refusal.headers.map { ($0.key, $0.value) } + HTTPResponse.securityHeaders.map { ($0.name, $0.value) }
-            + [("Content-Type", refusal.contentType), ("Content-Length", "\(refusal.body.count)"), ("Connection", "close")]
+        let headers =
+            refusal.headers.map { ($0.key, $0.value) } + HTTPResponse.securityHeaders.map { ($0.name, $0.value) }
+            + [
+                ("Content-Type", refusal.contentType), ("Content-Length", "\(refusal.body.count)"),
+                ("Connection", "close"),
+            ]
         let head = "HTTP/1.1 405 Method Not Allowed\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
         _ = write(wsi, Data(head.utf8) + refusal.body, as: LWS_WRITE_HTTP)  // LWS_WRITE_RAW is a macro for this value
         return -1
@@ -66,7 +70,8 @@ extension ServiceCore {
     private func startResponse(
         _ wsi: OpaquePointer, _ response: HTTPResponse, length: Int? = nil, closesAfter: Bool = false
     ) -> Int32 {
-        let named = response.headers.map { ($0.key, $0.value) } + HTTPResponse.securityHeaders.map { ($0.name, $0.value) }
+        let named =
+            response.headers.map { ($0.key, $0.value) } + HTTPResponse.securityHeaders.map { ($0.name, $0.value) }
         let extra = named.map { ($0.0.lowercased() + ":", $0.1) }.sorted { $0.0 < $1.0 }
         let space = 1024 + extra.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
         let headroom = Int(touchdeck_lws_pre())

@@ -109,9 +109,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let printed = try runTool(
             "/usr/bin/openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-in", files.authority.path])
-        #expect(printed.output.trimmingCharacters(in: .whitespacesAndNewlines) == "sha256 Fingerprint=\(files.authorityFingerprint)")
+        #expect(
+            printed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "sha256 Fingerprint=\(files.authorityFingerprint)")
         #expect(files.authorityFingerprint.count == 32 * 3 - 1)
-        #expect(try CertificateStore.inspect(in: directory, identity: identity).fingerprint == files.authorityFingerprint)
+        #expect(
+            try CertificateStore.inspect(in: directory, identity: identity).fingerprint == files.authorityFingerprint)
     }
 
     @Test func anUnconstrainedCAFromAnOlderVersionIsSetAsideAndReplaced() throws {

@@ -11,7 +11,8 @@ extension Doctor {
             return [
                 Check(
                     name: "certificate", ok: false, detail: "no local CA yet in \(directory.path)",
-                    fix: "start `touchdeck serve` once; it creates the CA, then trust it on each device via the setup page")
+                    fix: "start `touchdeck serve` once; it creates the CA, then trust it on each device via the "
+                        + "setup page")
             ]
         }
         do {
@@ -30,8 +31,10 @@ extension Doctor {
         guard report.isConstrained else {
             return Check(
                 name: "certificate", ok: false,
-                detail: "\(path) was made by an older version without name constraints: its key could sign for any site",
-                fix: "restart `touchdeck serve`: it sets this CA aside and makes a constrained one; then trust the new one on each device")
+                detail: "\(path) was made by an older version without name constraints: its key could sign for "
+                    + "any site",
+                fix: "restart `touchdeck serve`: it sets this CA aside and makes a constrained one; then trust the "
+                    + "new one on each device")
         }
         return Check(name: "certificate", ok: true, detail: "\(path), SHA-256 \(report.fingerprint)", fix: "")
     }

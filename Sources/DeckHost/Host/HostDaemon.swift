@@ -68,14 +68,17 @@ public struct HostDaemon {
         let certificates = try CertificateStore.prepare(in: options.configDirectory.appendingPathComponent("tls"))
         let fingerprint = ["ca.sha256": certificates.authorityFingerprint]
         if certificates.outcome == .created {
-            log.notice("created a local certificate authority; each device must trust it once (see the setup page)", fingerprint)
+            let message = "created a local certificate authority; each device must trust it once (see the setup page)"
+            log.notice(message, fingerprint)
         }
         for notice in AuthorityStatus(certificates).notices { log.warning(notice, fingerprint) }
         return certificates
     }
 
     /// The setup pages, rendered off the transport thread and again when the addresses change.
-    private static func setupPublisher(_ certificates: CertificateFiles, hostName: String, port: Int) -> SetupPublisher {
+    private static func setupPublisher(
+        _ certificates: CertificateFiles, hostName: String, port: Int
+    ) -> SetupPublisher {
         let caPEM = (try? Data(contentsOf: certificates.authority)) ?? Data()
         let within = certificates.serverIdentity
         return SetupPublisher(addresses: { setupAddresses(within: within) }) { addresses in

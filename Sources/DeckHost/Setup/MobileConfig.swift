@@ -11,6 +11,7 @@ public enum MobileConfig {
     public static func profile(caDER: Data, hostName: String, fingerprint: String) -> Data {
         let name = escape(hostName)
         let check = "SHA-256 fingerprint: \(escape(fingerprint))"
+        let scope = "limited to its own names and local addresses"
         let uuid = stableUUID(caDER)
         let payloadUUID = stableUUID(caDER + Data("payload".utf8))
         let xml = """
@@ -31,7 +32,7 @@ public enum MobileConfig {
                   <key>PayloadVersion</key><integer>1</integer>
                 </dict>
               </array>
-              <key>PayloadDescription</key><string>Trust for the TouchDeck host on \(name), limited to its own names and local addresses. \(check)</string>
+              <key>PayloadDescription</key><string>Trust for the TouchDeck host on \(name), \(scope). \(check)</string>
               <key>PayloadDisplayName</key><string>TouchDeck on \(name)</string>
               <key>PayloadIdentifier</key><string>app.touchdeck.profile.\(uuid)</string>
               <key>PayloadRemovalDisallowed</key><false/>

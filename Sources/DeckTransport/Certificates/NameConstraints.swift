@@ -23,7 +23,8 @@ struct NameConstraints: Equatable {
         ipRanges = Self.privateRanges + own.filter { address in !Self.privateRanges.contains { $0.contains(address) } }
     }
 
-    /// The extension as `X509V3_EXT_conf_nid` reads it: `critical,permitted;DNS:desk,permitted;IP:10.0.0.0/255.0.0.0,…`.
+    /// The extension as `X509V3_EXT_conf_nid` reads it:
+    /// `critical,permitted;DNS:desk,permitted;IP:10.0.0.0/255.0.0.0,…`.
     var extensionValue: String {
         let names = dnsNames.map { "permitted;DNS:\($0)" } + ipRanges.map { "permitted;IP:\($0.addressAndMask)" }
         return (["critical"] + names).joined(separator: ",")
