@@ -39,6 +39,8 @@ extension Doctor {
         return Check(name: "certificate", ok: true, detail: "\(path), SHA-256 \(report.fingerprint)", fix: "")
     }
 
+    /// An address left out is a note (devices use the name, and IPv6 privacy addresses change daily); a name
+    /// left out (the computer was renamed) fails, since devices then cannot use the name either.
     private func coverageCheck(_ report: AuthorityReport, identity: LocalIdentity) -> Check {
         guard !report.leftOut.isEmpty else {
             return Check(name: "certificate names", ok: true, detail: "covers every current name and address", fix: "")
@@ -46,10 +48,10 @@ extension Doctor {
         let usable = identity.dnsNames.filter { !report.leftOut.contains($0) }
         let name = usable.first { $0.hasSuffix(".local") } ?? usable.first ?? "localhost"
         return Check(
-            name: "certificate names", ok: false,
+            name: "certificate names", ok: usable.count == identity.dnsNames.count,
             detail: "\(report.leftOut.joined(separator: ", ")) outside the local CA's name constraints, so left out "
                 + "of the server certificate; devices use \(name)",
-            fix: "open TouchDeck by the name \(name) on devices; to cover an address, move the tls folder aside and "
-                + "restart `touchdeck serve` (a new CA, which every device must trust again)")
+            fix: "this computer was renamed after its CA was made: move the tls folder aside and restart "
+                + "`touchdeck serve` (a new CA, which every device must trust again)")
     }
 }
