@@ -86,7 +86,8 @@ extension ServiceCore {
             return -1
         }
         // The web client changes while the host runs; browsers must ask again rather than use stale modules.
-        for (name, value) in extra + [("cache-control:", "no-cache")] {
+        let caching = extra.contains { $0.0 == "cache-control:" } ? [] : [("cache-control:", "no-cache")]
+        for (name, value) in extra + caching {
             let added = lws_add_http_header_by_name(wsi, name, value, Int32(value.utf8.count), &cursor, end)
             guard added == 0 else { return -1 }
         }
