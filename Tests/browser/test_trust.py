@@ -102,6 +102,9 @@ def check_app_and_policy(driver, host):
     assert driver.execute_script(
         "const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
         "document.head.append(s); return window.inlineRan === true;") is False
+    # The certificate's address entries pass the CA's IP constraints too.
+    for address in ("127.0.0.1", "[::1]"):
+        assert title_of(driver, f"https://{address}:{host.port}/") == "TouchDeck", address
 
 
 def check_forgeries(driver, ports):
