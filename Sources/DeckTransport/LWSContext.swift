@@ -69,6 +69,7 @@ final class LWSContext {
         // Only HTTP/1.1: WebSockets over h2 would need RFC 8441, which browsers do not use here.
         info.alpn = UnsafePointer(strings[3])
         info.retry_and_idle_policy = UnsafePointer(retryPolicy)
+        TLSPolicy.apply(to: &info)
         // TLS and plain share the port: lws peeks at the first byte (0x16 = TLS hello) and, for plain,
         // drops TLS and serves HTTP/WS as is, without redirecting to https.
         info.options =

@@ -25,7 +25,7 @@ public struct ConnectionInfo: Equatable, Sendable {
     }
 }
 
-/// An HTTP GET as the host's responder sees it.
+/// An HTTP GET or HEAD as the host's responder sees it.
 public struct HTTPRequest: Equatable, Sendable {
     /// The decoded path without the query, e.g. `/ca.crt`.
     public var path: String
@@ -64,6 +64,19 @@ public struct HTTPResponse: Equatable, Sendable {
     /// A plain-text 404.
     public static let notFound = HTTPResponse(
         status: 404, contentType: "text/plain; charset=utf-8", body: Data("Not found\n".utf8))
+
+    /// A plain-text 405 for any method but GET and HEAD.
+    public static let methodNotAllowed = HTTPResponse(
+        status: 405, contentType: "text/plain; charset=utf-8", body: Data("Method not allowed\n".utf8),
+        headers: ["Allow": "GET, HEAD"])
+
+    /// Sent with every response (SPEC §1). The app needs `data:` images (app icons arrive as data URLs); its
+    /// WebSocket is same-origin, which `'self'` covers for `wss:` and `ws:`.
+    public static let securityHeaders: [(name: String, value: String)] = [
+        ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
 }
 
 /// What the server tells its owner. Every closure runs on the server's service thread and must return
@@ -107,6 +120,8 @@ public struct ServerConfiguration: Sendable {
     public var webRoot: URL?
     /// The file under `webRoot` answered for `GET /`.
     public var indexPath: String = "app/index.html"
+    /// The folders of `webRoot` that are served: the app and the modules it imports (not `test`, `bench`).
+    public var webRootFolders: [String] = ["app", "core"]
     /// Whether plain HTTP from this computer (loopback) may also get the web root; other plain peers never do.
     public var servesWebRootToLoopbackHTTP: Bool = true
     /// The path on which WebSocket upgrades are accepted.

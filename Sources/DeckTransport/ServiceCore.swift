@@ -46,6 +46,8 @@ final class Connection {
 struct PendingBody {
     var data: Data
     var offset = 0
+    /// Close once written, rather than wait for the next request on the connection.
+    var closesAfter = false
 }
 
 /// Everything the service thread knows; dispatches lws callbacks to the handler.
@@ -64,12 +66,16 @@ final class ServiceCore {
     var room: WaitingRoom?
     var budget: AddressBudget?
     let origins: OriginPolicy
+    /// Requests with a refused method whose body lws is still reading; each gets its 405 at the end.
+    var refusedUploads: Set<OpaquePointer> = []
 
     init(configuration: ServerConfiguration, handler: WebSocketHandler, inbox: CommandInbox) {
         self.configuration = configuration
         self.handler = handler
         self.inbox = inbox
-        staticFiles = configuration.webRoot.map { StaticFiles(root: $0, indexPath: configuration.indexPath) }
+        staticFiles = configuration.webRoot.map {
+            StaticFiles(root: $0, indexPath: configuration.indexPath, folders: configuration.webRootFolders)
+        }
         room = configuration.frontDoor.map(WaitingRoom.init(limits:))
         budget = configuration.frontDoor.map(AddressBudget.init(limits:))
         origins = OriginPolicy(
@@ -92,8 +98,12 @@ final class ServiceCore {
         case LWS_CALLBACK_HTTP:
             return httpRequest(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_HTTP_WRITEABLE: return httpWriteable(wsi)
+        case LWS_CALLBACK_HTTP_BODY: return 0  // request bodies are never used: dropped as they arrive
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION: return httpBodyCompleted(wsi)
+        case LWS_CALLBACK_RAW_RX: return rawReceived(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
             httpBodies[wsi] = nil
+            refusedUploads.remove(wsi)
             closed(wsi)
         default: return lws_callback_http_dummy(wsi, reason, user, input, length)
         }

@@ -80,6 +80,7 @@ struct PairCommand: Command {
         let url = response.url ?? ""
         print("PIN: \(pin)   (valid for \((response.expiresIn ?? 300) / 60) minutes, 5 tries)")
         print("Open \(url) on the device, then enter the PIN.")
+        if let fingerprint = response.caFingerprint { print("CA fingerprint (SHA-256): \(fingerprint)") }
         if let code = QRCode.terminal(url) { print(code, terminator: "") }
         return 0
     }
@@ -97,6 +98,8 @@ struct StatusCommand: Command {
     func run() async throws -> Int32 {
         guard let response = ask(ControlRequest(command: .status), arguments) else { return 1 }
         print("TouchDeck on \(response.hostName ?? "?") — \(response.url ?? "")")
+        if let fingerprint = response.caFingerprint { print("CA fingerprint (SHA-256): \(fingerprint)") }
+        for notice in response.caNotices ?? [] { print("Certificate: \(notice)") }
         let connected = (response.devices ?? []).filter { $0.connections > 0 }
         print(connected.isEmpty ? "No device connected." : "Connected:")
         for device in connected {

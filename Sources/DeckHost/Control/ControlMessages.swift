@@ -66,6 +66,10 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var problems: [String]?
     /// `status`: the folder with one output log per command button.
     public var commandLogs: String?
+    /// `pair` and `status`: the local CA's SHA-256 fingerprint, colon hex.
+    public var caFingerprint: String?
+    /// `status`: what the user must do about the CA (trust a replaced one; addresses it cannot cover).
+    public var caNotices: [String]?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

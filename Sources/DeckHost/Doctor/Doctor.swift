@@ -23,7 +23,7 @@ public struct Doctor {
 
     /// Runs every check.
     public func run() -> [Check] {
-        displayChecks() + [soundServer(), mdns(), certificate(), daemon()]
+        displayChecks() + [soundServer(), mdns()] + certificateChecks() + [daemon()]
     }
 
     private func displayChecks() -> [Check] {
@@ -87,15 +87,6 @@ public struct Doctor {
         let version = avahi_client_get_version_string(client).map { String(cString: $0) } ?? "Avahi"
         avahi_client_free(client)
         return Check(name: "mDNS", ok: true, detail: version, fix: "")
-    }
-
-    private func certificate() -> Check {
-        let ca = configDirectory.appendingPathComponent("tls/ca.pem")
-        let present = FileManager.default.isReadableFile(atPath: ca.path)
-        return Check(
-            name: "certificate", ok: present,
-            detail: present ? ca.path : "no local CA yet in \(ca.deletingLastPathComponent().path)",
-            fix: "start `touchdeck serve` once; it creates the CA, then trust it on each device via the setup page")
     }
 
     private func daemon() -> Check {

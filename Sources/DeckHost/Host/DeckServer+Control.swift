@@ -21,6 +21,7 @@ extension DeckServer {
         response.url = address
         response.expiresIn = 300
         response.hostName = hostName
+        response.caFingerprint = authority?.fingerprint
         return response
     }
 
@@ -46,6 +47,8 @@ extension DeckServer {
         response.pendingConnections = connections.count - authorizedConnections.count
         response.problems = store.problems
         response.commandLogs = desktop.commandLogs
+        response.caFingerprint = authority?.fingerprint
+        response.caNotices = authority?.notices
         return response
     }
 

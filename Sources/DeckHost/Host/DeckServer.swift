@@ -31,6 +31,8 @@ public actor DeckServer {
     var volumeShown: VolumeState?
     var volumeLane = SerialLane()
     var keypadLane = SerialLane()
+    /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
+    var authority: AuthorityStatus?
 
     /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(

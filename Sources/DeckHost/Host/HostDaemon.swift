@@ -38,13 +38,14 @@ public struct HostDaemon {
         let server = WebSocketServer(
             configuration: serverConfiguration(certificates), handler: events.handler { routes.value?.respond(to: $0) })
         let port = try server.start()
-        let address = Self.httpsAddress(port: port)
+        let address = Self.httpsAddress(port: port, within: certificates.serverIdentity)
         let host = DeckServer(
             link: server, store: store, desktop: .live(), notifier: .desktop, log: log, port: port, address: address)
+        await host.useAuthority(AuthorityStatus(certificates))
+        let setup = Self.setupPublisher(certificates, hostName: host.hostName, port: port)
+        setup.start()
+        routes.value = setup
         let hostName = host.hostName
-        routes.value = SetupRoutes(
-            hostName: hostName, addresses: Self.setupAddresses(), port: port,
-            caPEM: (try? Data(contentsOf: certificates.authority)) ?? Data())
         let control = ControlServer(path: ControlSocket.path(configDirectory: options.configDirectory), log: log) {
             await host.control($0)
         }
@@ -56,6 +57,7 @@ public struct HostDaemon {
         await stopSignal.value
         log.notice("stopping")
         mdns.stop()
+        setup.stop()
         control.stop()
         server.stop()
         events.finish()
@@ -64,10 +66,27 @@ public struct HostDaemon {
 
     private func prepareCertificates() throws -> CertificateFiles {
         let certificates = try CertificateStore.prepare(in: options.configDirectory.appendingPathComponent("tls"))
+        let fingerprint = ["ca.sha256": certificates.authorityFingerprint]
         if certificates.outcome == .created {
-            log.notice("created a local certificate authority; each device must trust it once (see the setup page)")
+            let message = "created a local certificate authority; each device must trust it once (see the setup page)"
+            log.notice(message, fingerprint)
         }
+        for notice in AuthorityStatus(certificates).notices { log.warning(notice, fingerprint) }
         return certificates
+    }
+
+    /// The setup pages, rendered off the transport thread and again when the addresses change.
+    private static func setupPublisher(
+        _ certificates: CertificateFiles, hostName: String, port: Int
+    ) -> SetupPublisher {
+        let caPEM = (try? Data(contentsOf: certificates.authority)) ?? Data()
+        let within = certificates.serverIdentity
+        return SetupPublisher(addresses: { setupAddresses(within: within) }) { addresses in
+            SetupRoutes(
+                hostName: hostName, addresses: addresses, port: port, caPEM: caPEM,
+                caFingerprint: certificates.authorityFingerprint,
+                authorityReplaced: certificates.outcome == .replacedAuthority)
+        }
     }
 
     private func serverConfiguration(_ certificates: CertificateFiles) -> ServerConfiguration {
@@ -82,20 +101,26 @@ public struct HostDaemon {
         return configuration
     }
 
-    /// `https://<first LAN address>:port/`, or localhost when there is none.
-    public static func httpsAddress(port: Int) -> String { "https://\(primaryAddress()):\(port)/" }
-
-    /// `name.local` first, then LAN addresses, for the setup page's links.
-    static func setupAddresses() -> [String] {
-        let identity = LocalIdentity.current()
-        let names = identity.dnsNames.filter { $0.hasSuffix(".local") }
-        return names + identity.ipAddresses.filter { !$0.hasPrefix("127.") && $0 != "::1" }
+    /// `https://<first LAN address>:port/` among those the certificate carries, else `name.local`, else localhost.
+    public static func httpsAddress(port: Int, within certified: LocalIdentity) -> String {
+        "https://\(primaryAddress(within: certified)):\(port)/"
     }
 
-    static func primaryAddress() -> String {
+    /// `name.local` first, then LAN addresses, for the setup page's links: only those that are up now and
+    /// that the server certificate carries (a link to any other would fail TLS).
+    static func setupAddresses(within certified: LocalIdentity) -> [String] {
         let identity = LocalIdentity.current()
-        let lan = identity.ipAddresses.first { !$0.hasPrefix("127.") && $0 != "::1" && !$0.contains(":") }
-        return lan ?? "localhost"
+        let names = identity.dnsNames.filter { $0.hasSuffix(".local") && certified.dnsNames.contains($0) }
+        let lan = identity.ipAddresses.filter { !$0.hasPrefix("127.") && $0 != "::1" }
+        return names + lan.filter(certified.ipAddresses.contains)
+    }
+
+    static func primaryAddress(within certified: LocalIdentity) -> String {
+        let identity = LocalIdentity.current()
+        let lan = identity.ipAddresses.first {
+            !$0.hasPrefix("127.") && $0 != "::1" && !$0.contains(":") && certified.ipAddresses.contains($0)
+        }
+        return lan ?? certified.dnsNames.first { $0.hasSuffix(".local") } ?? "localhost"
     }
 
     /// A task that finishes at the first SIGINT or SIGTERM; the handlers are in place when this returns.
@@ -115,12 +140,12 @@ public struct HostDaemon {
     }
 }
 
-/// Holds the setup routes, made once the port and CA are known; the transport thread reads them.
+/// Holds the setup pages, made once the port and CA are known; the transport thread reads them.
 /// `@unchecked Sendable`: every access holds the lock.
 final class SetupRoutesBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: SetupRoutes?
-    var value: SetupRoutes? {
+    private var stored: SetupPublisher?
+    var value: SetupPublisher? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }

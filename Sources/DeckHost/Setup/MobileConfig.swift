@@ -6,9 +6,12 @@ import Foundation
 /// once: install this profile, then enable it under Settings → General → About → Certificate Trust Settings.
 public enum MobileConfig {
     /// The profile for a CA certificate in DER form. The UUIDs derive from the certificate, so downloading
-    /// the profile again replaces the installed one instead of adding a second.
-    public static func profile(caDER: Data, hostName: String) -> Data {
+    /// the profile again replaces the installed one instead of adding a second. The descriptions carry the
+    /// SHA-256 `fingerprint`, which iOS shows before installing, so the user can compare it with the host's.
+    public static func profile(caDER: Data, hostName: String, fingerprint: String) -> Data {
         let name = escape(hostName)
+        let check = "SHA-256 fingerprint: \(escape(fingerprint))"
+        let scope = "limited to its own names and local addresses"
         let uuid = stableUUID(caDER)
         let payloadUUID = stableUUID(caDER + Data("payload".utf8))
         let xml = """
@@ -21,7 +24,7 @@ public enum MobileConfig {
                 <dict>
                   <key>PayloadCertificateFileName</key><string>touchdeck-ca.cer</string>
                   <key>PayloadContent</key><data>\(caDER.base64EncodedString())</data>
-                  <key>PayloadDescription</key><string>Lets this device trust the TouchDeck host on \(name).</string>
+                  <key>PayloadDescription</key><string>Lets this device trust the TouchDeck host on \(name). \(check)</string>
                   <key>PayloadDisplayName</key><string>TouchDeck CA (\(name))</string>
                   <key>PayloadIdentifier</key><string>app.touchdeck.ca.\(payloadUUID)</string>
                   <key>PayloadType</key><string>com.apple.security.root</string>
@@ -29,6 +32,7 @@ public enum MobileConfig {
                   <key>PayloadVersion</key><integer>1</integer>
                 </dict>
               </array>
+              <key>PayloadDescription</key><string>Trust for the TouchDeck host on \(name), \(scope). \(check)</string>
               <key>PayloadDisplayName</key><string>TouchDeck on \(name)</string>
               <key>PayloadIdentifier</key><string>app.touchdeck.profile.\(uuid)</string>
               <key>PayloadRemovalDisallowed</key><false/>

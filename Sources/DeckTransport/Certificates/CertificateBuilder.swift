@@ -8,8 +8,9 @@ enum CertificateBuilder {
     /// Apple platforms reject TLS server certificates valid for more than 825 days, even from a user CA.
     static let serverValidityDays = 800
 
-    /// A self-signed CA certificate (basicConstraints CA:TRUE, keyCertSign) for `key`.
-    static func makeAuthority(key: PrivateKey, commonName: String) throws -> Certificate {
+    /// A self-signed CA certificate (basicConstraints CA:TRUE, keyCertSign) for `key`, allowed to sign only
+    /// for what `constraints` permits.
+    static func makeAuthority(key: PrivateKey, commonName: String, constraints: NameConstraints) throws -> Certificate {
         let certificate = try makeBase(subject: commonName, publicKey: key, days: caValidityDays)
         let name = X509_get_subject_name(certificate.pointer)
         try openSSLCheck(X509_set_issuer_name(certificate.pointer, name) == 1, "X509_set_issuer_name")
@@ -18,6 +19,7 @@ enum CertificateBuilder {
             [
                 (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
                 (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_name_constraints, constraints.extensionValue),
                 (NID_subject_key_identifier, "hash"),
             ])
         try sign(certificate, with: key)

@@ -11,6 +11,9 @@ public struct CertificateFiles: Equatable, Sendable {
         case reused
         /// The CA was kept; the server certificate was made again (names, addresses or expiry changed).
         case renewedServer
+        /// A CA made by an older version (without name constraints) was set aside and a new one made:
+        /// every device must trust the new one.
+        case replacedAuthority
     }
 
     /// `ca.pem`, the certificate devices download and trust.
@@ -21,6 +24,15 @@ public struct CertificateFiles: Equatable, Sendable {
     public var serverKey: URL
     /// What this start did.
     public var outcome: Outcome
+    /// The CA's SHA-256 fingerprint, colon hex (`AB:CD:…`), for the user to compare with what a device shows.
+    public var authorityFingerprint: String
+    /// This computer's names and addresses that the CA's name constraints do not allow, so the server
+    /// certificate leaves them out (devices use the name instead).
+    public var leftOut: [String]
+    /// Where the files of a replaced older CA went (`.replacedAuthority` only); kept, never deleted.
+    public var setAside: [URL]
+    /// The names and addresses the server certificate carries: this computer's, less `leftOut`.
+    public var serverIdentity: LocalIdentity
 }
 
 /// Creates the local CA and server certificate on first start and keeps them fresh afterwards.
@@ -29,27 +41,34 @@ public enum CertificateStore {
     static let renewalMargin: TimeInterval = 30 * 86400
 
     /// Makes sure `directory` holds `ca.pem`, `ca-key.pem`, `server.pem` and `server-key.pem`, that the
-    /// CA signed the server certificate, and that its SANs cover `identity`. An unreadable CA is an error,
-    /// never replaced silently: every device that trusts it would stop connecting.
+    /// CA signed the server certificate, and that its SANs cover what of `identity` the CA may sign for.
+    /// An unreadable CA is an error, never replaced silently: every device that trusts it would stop
+    /// connecting. A readable CA without name constraints (made by an older version) is set aside and
+    /// replaced, since its key could sign for any site.
     public static func prepare(
         in directory: URL, identity: LocalIdentity = .current(), now: Date = Date()
     ) throws -> CertificateFiles {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let paths = Paths(directory: directory)
-        let (authority, authorityKey, createdAuthority) = try loadOrCreateAuthority(paths)
-        var outcome: CertificateFiles.Outcome = createdAuthority ? .created : .reused
+        let setAside = try setAsideUnconstrainedAuthority(paths, now: now)
+        let (authority, authorityKey, createdAuthority) = try loadOrCreateAuthority(paths, identity: identity)
+        let covered = identity.allowed(by: authority)
+        var outcome: CertificateFiles.Outcome =
+            setAside.isEmpty ? (createdAuthority ? .created : .reused) : .replacedAuthority
         let current = try? loadServer(paths)
         let usable =
             current.map {
-                isUsable($0, authority: authorityKey, identity: identity, now: now)
+                isUsable($0, authority: authorityKey, identity: covered, now: now)
             } ?? false
         if createdAuthority || !usable {
-            try createServer(paths, identity: identity, authority: authority, authorityKey: authorityKey)
+            try createServer(paths, identity: covered, authority: authority, authorityKey: authorityKey)
             if !createdAuthority { outcome = .renewedServer }
         }
         return CertificateFiles(
-            authority: paths.authority, serverCertificate: paths.server, serverKey: paths.serverKey, outcome: outcome)
+            authority: paths.authority, serverCertificate: paths.server, serverKey: paths.serverKey, outcome: outcome,
+            authorityFingerprint: try authority.sha256Fingerprint(), leftOut: identity.names(missingFrom: covered),
+            setAside: setAside, serverIdentity: covered)
     }
 
     struct Paths {
@@ -63,24 +82,33 @@ public enum CertificateStore {
         }
     }
 
-    private static func loadOrCreateAuthority(_ paths: Paths) throws -> (Certificate, PrivateKey, Bool) {
+    private static func loadOrCreateAuthority(
+        _ paths: Paths, identity: LocalIdentity
+    ) throws -> (Certificate, PrivateKey, Bool) {
         let manager = FileManager.default
         let haveCertificate = manager.fileExists(atPath: paths.authority.path)
         let haveKey = manager.fileExists(atPath: paths.authorityKey.path)
         if haveCertificate || haveKey {
-            let certificate = try Certificate(pem: try readFile(paths.authority))
-            let key = try PrivateKey(pem: try readFile(paths.authorityKey))
-            guard certificate.matches(key) else {
-                throw TransportError.certificate("\(paths.authority.path) does not match \(paths.authorityKey.path)")
-            }
+            let (certificate, key) = try loadAuthority(paths)
             return (certificate, key, false)
         }
         let key = try PrivateKey.generateP256()
-        let name = "TouchDeck local CA (\(LocalIdentity.currentHostName()))"
-        let certificate = try CertificateBuilder.makeAuthority(key: key, commonName: name)
+        let name = "TouchDeck local CA (\(identity.dnsNames.first ?? "localhost"))"
+        let certificate = try CertificateBuilder.makeAuthority(
+            key: key, commonName: name, constraints: NameConstraints(identity: identity))
         try writeFile(paths.authorityKey, try key.pem(), mode: 0o600)
         try writeFile(paths.authority, try certificate.pem(), mode: 0o644)
         return (certificate, key, true)
+    }
+
+    /// The CA and its key; a pair that does not match is an error.
+    static func loadAuthority(_ paths: Paths) throws -> (Certificate, PrivateKey) {
+        let certificate = try Certificate(pem: try readFile(paths.authority))
+        let key = try PrivateKey(pem: try readFile(paths.authorityKey))
+        guard certificate.matches(key) else {
+            throw TransportError.certificate("\(paths.authority.path) does not match \(paths.authorityKey.path)")
+        }
+        return (certificate, key)
     }
 
     private static func loadServer(_ paths: Paths) throws -> (Certificate, PrivateKey) {
@@ -108,7 +136,7 @@ public enum CertificateStore {
         try writeFile(paths.server, try certificate.pem(), mode: 0o644)
     }
 
-    private static func readFile(_ url: URL) throws -> Data {
+    static func readFile(_ url: URL) throws -> Data {
         do { return try Data(contentsOf: url) } catch {
             throw TransportError.certificate("cannot read \(url.path): \(error.localizedDescription)")
         }
