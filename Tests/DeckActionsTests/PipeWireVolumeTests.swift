@@ -73,8 +73,16 @@ import Testing
         #expect(await inbox.next(where: { !$0.available }) != nil)
         try await pipewire.start()
         #expect(await inbox.next(where: \.available) != nil)
-        #expect(await volume.setLevel(0.25) == .ok)
-        #expect(try pipewire.pactl("get-sink-volume", "@DEFAULT_SINK@").contains("/  25% /"))
+        // The `available` above may come from PipeWire's dummy sink, just before WirePlumber makes the null sink
+        // the default; the control learns of the new default from the server's change event a moment later
+        // (longer on a loaded machine), so the level must reach the null sink within a bounded number of tries.
+        var reached = false
+        for _ in 0..<50 where !reached {
+            let applied = await volume.setLevel(0.25) == .ok
+            reached = try applied && pipewire.pactl("get-sink-volume", "@DEFAULT_SINK@").contains("/  25% /")
+            if !reached { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(reached, "setLevel never reached the default sink PipeWire settled on")
     }
 }
 
