@@ -73,4 +73,10 @@ public struct RateLimits: Sendable, Equatable {
     public var bufferBits: Int
     /// The StreamRate budget this stands for, bit/s of real time.
     public var budget: Int
+
+    public init(maxBitrate: Int, bufferBits: Int, budget: Int) {
+        self.maxBitrate = maxBitrate
+        self.bufferBits = bufferBits
+        self.budget = budget
+    }
 }

@@ -23,8 +23,13 @@ public final class TestPattern {
         screen.deallocate()
     }
 
-    /// Frame `index` as BGRA, valid until the next call.
-    public func frame(_ index: Int) -> BGRAImage {
+    /// Draws frame `index` and hands it to `body`; the image borrows this pattern's memory, so it is valid
+    /// only inside `body`.
+    public func withFrame<T>(_ index: Int, _ body: (BGRAImage) throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) { try body(frame(index)) }
+    }
+
+    private func frame(_ index: Int) -> BGRAImage {
         let scroll = (index * 2) % height
         for row in 0..<height {
             let source = row < toolbarHeight ? row : row + scroll

@@ -28,7 +28,7 @@ final class FrameSource {
     /// Frame `index` handed to `body`; false when raw input ran out.
     func withFrame(_ index: Int, _ body: (BGRAImage) throws -> Void) throws -> Bool {
         if let pattern {
-            try body(pattern.frame(index))
+            try pattern.withFrame(index, body)
             return true
         }
         guard let input, let chunk = try input.read(upToCount: buffer.count), chunk.count == buffer.count else {
