@@ -64,18 +64,16 @@ struct SampleRun {
     func run() throws {
         let configuration = VideoEncoder.Configuration(
             choice: options.choice, maxSide: options.maxSide, fps: options.fps, preset: options.preset, crf: options.crf,
-            bufferFrames: options.bufferFrames)
+            bufferFrames: options.bufferFrames, hardware: options.hardware)
         let encoder = try VideoEncoder(sourceWidth: options.width, sourceHeight: options.height, configuration: configuration) {
             FileHandle.standardError.write(Data("touchdeck-encode-sample: \($0)\n".utf8))
         }
         let out = openForWriting(options.out)
-        let sourceOut = openForWriting(options.sourceOut)
         var totals = (convert: 0.0, encode: 0.0, bytes: 0, frames: 0)
         for index in 0..<options.frames {
             if options.keyframesAt.contains(index) { encoder.requestKeyframe() }
             if let fps = options.fpsAt[index] { try encoder.setFrameRate(fps) }
             let more = try source.withFrame(index) { image in
-                try sourceOut?.write(contentsOf: Data(bytes: image.pixels, count: image.bytesPerRow * image.height))
                 guard let frame = try encoder.encode(image) else { return }
                 try out?.write(contentsOf: frame.accessUnit)
                 let times = encoder.lastStageTimes

@@ -5,7 +5,7 @@ import Foundation
 ///
 ///     touchdeck-encode-sample [--width 1920] [--height 1080] [--max-side 3840] [--fps 60] [--frames 30]
 ///         [--preset ultrafast] [--crf 20] [--buffer-frames 60] [--encoder auto] [--keyframe-at N]… [--fps-at N:FPS]
-///         [--out FILE.h264] [--source-out FILE.bgra] [--input FILE|-] [--emit-source]
+///         [--vaapi-device PATH] [--nvenc-gpu N] [--out FILE.h264] [--input FILE|-] [--emit-source]
 ///
 /// Frames come from `TestPattern` (or raw BGRA from `--input`); each access unit is appended to `--out`.
 /// One JSON line per frame and a summary line go to stdout; `--emit-source` writes the raw frames to stdout
@@ -16,7 +16,8 @@ struct Options {
     var choice = EncoderChoice.auto
     var keyframesAt: Set<Int> = []
     var fpsAt: [Int: Int] = [:]
-    var out: String?, sourceOut: String?, input: String?
+    var hardware = HardwareOptions()
+    var out: String?, input: String?
     var emitSource = false
 
     init(_ arguments: [String]) throws {
@@ -50,7 +51,8 @@ struct Options {
                 guard parts.count == 2 else { throw UsageError("--fps-at FRAME:FPS") }
                 fpsAt[parts[0]] = parts[1]
             case "--out": out = try value()
-            case "--source-out": sourceOut = try value()
+            case "--vaapi-device": hardware.vaapiDevice = try value()
+            case "--nvenc-gpu": hardware.nvencGPU = try number()
             case "--input": input = try value()
             case "--emit-source": emitSource = true
             default: throw UsageError("unknown option \(flag)")
