@@ -31,12 +31,23 @@ final class FrameSource {
             try pattern.withFrame(index, body)
             return true
         }
-        guard let input, let chunk = try input.read(upToCount: buffer.count), chunk.count == buffer.count else {
-            return false
-        }
-        buffer.withUnsafeMutableBytes { _ = chunk.copyBytes(to: $0) }
+        guard let input, readFully(input.fileDescriptor) else { return false }
         return try buffer.withUnsafeBytes { raw in
             try body(BGRAImage(pixels: raw.baseAddress!, width: width, height: height, bytesPerRow: width * 4))
+            return true
+        }
+    }
+
+    /// Fills the frame buffer straight from the descriptor (no per-frame Data): false at end of input.
+    private func readFully(_ descriptor: Int32) -> Bool {
+        buffer.withUnsafeMutableBytes { raw in
+            var filled = 0
+            while filled < raw.count {
+                let got = read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { return false }
+                filled += got
+            }
             return true
         }
     }
