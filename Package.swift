@@ -17,7 +17,8 @@ let package = Package(
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
         // libyuv ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .target(name: "DeckMedia", dependencies: ["DeckKit", "CAVCodec", "CYUV"]),

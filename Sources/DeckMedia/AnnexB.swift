@@ -4,7 +4,12 @@ import Foundation
 public enum AnnexB {
     /// NAL unit types this code cares about (H.264 table 7-1).
     public enum UnitType: UInt8 {
-        case slice = 1, idrSlice = 5, sei = 6, sps = 7, pps = 8, accessUnitDelimiter = 9
+        case slice = 1
+        case idrSlice = 5
+        case sei = 6
+        case sps = 7
+        case pps = 8
+        case accessUnitDelimiter = 9
     }
 
     /// The NAL units of `stream`, each without its start code. Bytes before the first start code are skipped.

@@ -37,7 +37,8 @@ final class CodecSession {
         (self.context, self.frame, self.packet) = (context, frame, packet)
         configure(context, rate: settings.rate(actualFps: settings.fps))
         if backend == .vaapi {
-            let surfaces = try VAAPIFrames(devicePath: options.vaapiDevice, width: settings.width, height: settings.height)
+            let surfaces = try VAAPIFrames(
+                devicePath: options.vaapiDevice, width: settings.width, height: settings.height)
             hardware = surfaces
             context.pointee.pix_fmt = AV_PIX_FMT_VAAPI
             context.pointee.hw_frames_ctx = av_buffer_ref(surfaces.frames)

@@ -54,11 +54,15 @@ public struct EncoderSettings: Sendable, Equatable {
             // repeat-headers: every IDR carries SPS/PPS in-band; scenecut=0: IDRs come only on demand.
             // aq-mode=0 and ipratio=3 (measured on text): adaptive quantisation and the usual I/P ratio put
             // the keyframe's QP just past the point where one-pixel strokes fall apart (~31 dB instead of ~48).
-            [("preset", preset.rawValue), ("tune", "zerolatency"), ("crf", String(crf)), ("forced-idr", "1"),
-             ("x264-params", "repeat-headers=1:scenecut=0:aq-mode=0:ipratio=3")]
+            [
+                ("preset", preset.rawValue), ("tune", "zerolatency"), ("crf", String(crf)), ("forced-idr", "1"),
+                ("x264-params", "repeat-headers=1:scenecut=0:aq-mode=0:ipratio=3"),
+            ]
         case .nvenc:
-            [("preset", "p1"), ("tune", "ull"), ("zerolatency", "1"), ("delay", "0"), ("forced-idr", "1"),
-             ("rc", "vbr"), ("cq", String(crf))] + (hardware.nvencGPU.map { [("gpu", String($0))] } ?? [])
+            [
+                ("preset", "p1"), ("tune", "ull"), ("zerolatency", "1"), ("delay", "0"), ("forced-idr", "1"),
+                ("rc", "vbr"), ("cq", String(crf)),
+            ] + (hardware.nvencGPU.map { [("gpu", String($0))] } ?? [])
         case .vaapi:
             [("async_depth", "1"), ("sei", "0")]
         }

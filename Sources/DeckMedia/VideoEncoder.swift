@@ -27,7 +27,8 @@ public final class VideoEncoder {
 
         public init(
             choice: EncoderChoice = .auto, maxSide: Int = ScreenGeometry.maxSide, fps: Int = StreamRate.high,
-            preset: X264Preset = .ultrafast, crf: Int = 20, bufferFrames: Int = 60, safetyInterval: Duration = .seconds(10),
+            preset: X264Preset = .ultrafast, crf: Int = 20, bufferFrames: Int = 60,
+            safetyInterval: Duration = .seconds(10),
             hardware: HardwareOptions = HardwareOptions()
         ) {
             self.choice = choice
@@ -60,7 +61,9 @@ public final class VideoEncoder {
 
     /// Opens an encoder for frames of `sourceWidth`×`sourceHeight`. Hardware encoders that fail to open fall
     /// back to x264 with one line to `log`; throws only when x264 itself cannot open.
-    public init(sourceWidth: Int, sourceHeight: Int, configuration: Configuration, log: @escaping (String) -> Void) throws {
+    public init(sourceWidth: Int, sourceHeight: Int, configuration: Configuration, log: @escaping (String) -> Void)
+        throws
+    {
         self.configuration = configuration
         self.log = log
         fps = StreamRate.normalize(fps: configuration.fps)
@@ -69,7 +72,7 @@ public final class VideoEncoder {
         session = try openFirst(of: configuration.choice.candidates, settings: settings)
     }
 
-    /// The size frames of `width`×`height` are encoded at.
+    /// The size frames are encoded at (the source fitted to `maxSide`); nil only after a reopen failed.
     public var encodedSize: PixelSize? {
         session.map { PixelSize(width: $0.settings.width, height: $0.settings.height) }
     }
@@ -100,7 +103,8 @@ public final class VideoEncoder {
         let start = clock.now
         try converter.convert(image, into: try session.inputPlanes())
         let converted = clock.now
-        let forced = keyframeRequests.take() || framesSinceKeyframe == 0
+        let forced =
+            keyframeRequests.take() || framesSinceKeyframe == 0
             || framesSinceKeyframe >= safetyIntervalFrames
         let output = try session.encode(forceKeyframe: forced)
         lastStageTimes = StageTimes(convert: converted - start, encode: clock.now - converted)
@@ -115,7 +119,8 @@ public final class VideoEncoder {
     }
 
     private var safetyIntervalFrames: Int {
-        let seconds = Double(configuration.safetyInterval.components.seconds)
+        let seconds =
+            Double(configuration.safetyInterval.components.seconds)
             + Double(configuration.safetyInterval.components.attoseconds) / 1e18
         return max(1, Int((seconds * Double(fps)).rounded()))
     }

@@ -56,7 +56,8 @@ final class FrameSource {
     func emitAll(frames: Int) throws {
         for index in 0..<frames {
             _ = try withFrame(index) { image in
-                try FileHandle.standardOutput.write(contentsOf: Data(bytes: image.pixels, count: image.bytesPerRow * image.height))
+                try FileHandle.standardOutput.write(
+                    contentsOf: Data(bytes: image.pixels, count: image.bytesPerRow * image.height))
             }
         }
     }
@@ -74,9 +75,12 @@ struct SampleRun {
 
     func run() throws {
         let configuration = VideoEncoder.Configuration(
-            choice: options.choice, maxSide: options.maxSide, fps: options.fps, preset: options.preset, crf: options.crf,
+            choice: options.choice, maxSide: options.maxSide, fps: options.fps, preset: options.preset,
+            crf: options.crf,
             bufferFrames: options.bufferFrames, hardware: options.hardware)
-        let encoder = try VideoEncoder(sourceWidth: options.width, sourceHeight: options.height, configuration: configuration) {
+        let encoder = try VideoEncoder(
+            sourceWidth: options.width, sourceHeight: options.height, configuration: configuration
+        ) {
             FileHandle.standardError.write(Data("touchdeck-encode-sample: \($0)\n".utf8))
         }
         let out = openForWriting(options.out)
@@ -97,18 +101,20 @@ struct SampleRun {
             if !more { break }
         }
         let count = Double(max(1, totals.frames))
-        print(json([
-            "summary": true, "backend": encoder.backend.rawValue, "frames": totals.frames, "opens": encoder.opens,
-            "bytes": totals.bytes, "convertMs": totals.convert / count, "encodeMs": totals.encode / count,
-        ]))
+        print(
+            json([
+                "summary": true, "backend": encoder.backend.rawValue, "frames": totals.frames, "opens": encoder.opens,
+                "bytes": totals.bytes, "convertMs": totals.convert / count, "encodeMs": totals.encode / count,
+            ]))
     }
 
     private func report(index: Int, frame: EncodedFrame, times: StageTimes) {
-        print(json([
-            "frame": index, "keyframe": frame.keyframe, "bytes": frame.accessUnit.count,
-            "parameterSets": frame.parameterSets.count, "width": frame.width, "height": frame.height,
-            "convertMs": milliseconds(times.convert), "encodeMs": milliseconds(times.encode),
-        ]))
+        print(
+            json([
+                "frame": index, "keyframe": frame.keyframe, "bytes": frame.accessUnit.count,
+                "parameterSets": frame.parameterSets.count, "width": frame.width, "height": frame.height,
+                "convertMs": milliseconds(times.convert), "encodeMs": milliseconds(times.encode),
+            ]))
     }
 
     private func json(_ object: [String: Any]) -> String {

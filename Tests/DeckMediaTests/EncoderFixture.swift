@@ -20,7 +20,8 @@ struct EncoderFixture {
         pattern = TestPattern(width: width, height: height)
         let configuration = VideoEncoder.Configuration(
             choice: choice, maxSide: maxSide, fps: fps, safetyInterval: safetyInterval, hardware: hardware)
-        encoder = try VideoEncoder(sourceWidth: width, sourceHeight: height, configuration: configuration, log: log.sink)
+        encoder = try VideoEncoder(
+            sourceWidth: width, sourceHeight: height, configuration: configuration, log: log.sink)
     }
 
     /// Encodes the next pattern frame; x264 returns one for every frame.

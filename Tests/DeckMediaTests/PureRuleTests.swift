@@ -15,9 +15,13 @@ import Testing
 @Test func theRateKeepsEachFramesShareAcrossAnFpsChange() {
     let settings = EncoderSettings(width: 1920, height: 1080, fps: 60, bufferFrames: 1)
     let perFrame = 1920 * 1080 / 5  // 0.2 bit per pixel
-    #expect(settings.rate(actualFps: 60) == RateLimits(maxBitrate: perFrame * 60, bufferBits: perFrame, budget: perFrame * 60))
+    #expect(
+        settings.rate(actualFps: 60)
+            == RateLimits(maxBitrate: perFrame * 60, bufferBits: perFrame, budget: perFrame * 60))
     // At 30 fps the real budget halves, and x264 (still counting 60 fps) must get the same per-frame share.
-    #expect(settings.rate(actualFps: 30) == RateLimits(maxBitrate: perFrame * 60, bufferBits: perFrame, budget: perFrame * 30))
+    #expect(
+        settings.rate(actualFps: 30)
+            == RateLimits(maxBitrate: perFrame * 60, bufferBits: perFrame, budget: perFrame * 30))
 }
 
 @Test func theRateCeilingStaysAtFortyMegabits() {
