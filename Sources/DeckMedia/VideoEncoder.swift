@@ -151,7 +151,9 @@ public final class VideoEncoder {
                     log("encoder: \(failures.joined(separator: "; ")); using \(candidate.codecName)")
                 }
                 return session
-            } catch where candidate != candidates.last {
+            } catch {
+                // x264 is always last: its failure is the caller's to handle.
+                guard candidate != candidates.last else { throw error }
                 failures.append("\(candidate.codecName) did not open (\(error))")
             }
         }
