@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "DeckKit", targets: ["DeckKit"]),
         .executable(name: "touchdeck", targets: ["touchdeck"]),
+        .executable(name: "touchdeck-encode-sample", targets: ["touchdeck-encode-sample"]),
     ],
     targets: [
         .target(name: "DeckKit"),
@@ -16,6 +17,13 @@ let package = Package(
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        // libyuv ships no pkg-config file: the module map links it by name.
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        .target(name: "DeckMedia", dependencies: ["DeckKit", "CAVCodec", "CYUV"]),
+        .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
+        .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
