@@ -45,7 +45,7 @@ public struct HostDaemon {
         routes.value = SetupRoutes(
             hostName: hostName, addresses: Self.setupAddresses(), port: port,
             caPEM: (try? Data(contentsOf: certificates.authority)) ?? Data())
-        let control = ControlServer(path: ControlSocket.path(configDirectory: options.configDirectory), log: log) {
+        let control = ControlServer(configDirectory: options.configDirectory, log: log) {
             await host.control($0)
         }
         try control.start()
@@ -60,6 +60,7 @@ public struct HostDaemon {
         server.stop()
         events.finish()
         await runner.value
+        log.flushRepeats()
     }
 
     private func prepareCertificates() throws -> CertificateFiles {
