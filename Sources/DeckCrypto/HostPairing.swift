@@ -24,20 +24,26 @@ public struct HostPairing: Sendable {
 
     public init() {}
 
-    /// Answers `pairStart` with `pairChallenge`, or `pairingFailed` when no PIN is live or `pA` is bad.
+    /// Answers `pairStart` with `pairChallenge`, or `pairingFailed` when `pA` is not a point or no PIN is live.
+    ///
+    /// `pA` is checked before the gate, so that answer depends on `pA` alone (never on the PIN or the gate) and
+    /// costs no try. Every other `pairStart` spends a try, and a right-PIN `pA = w·M` is answered like any guess.
     public mutating func receive(
         _ start: DeviceMessage.PairStart, gate: inout PairingGate, now: PairingGate.Instant
     ) -> HostMessage {
         challenged = nil
+        guard let pA = PairingKeys.point(base64: start.pA), (try? P256Point(decoding: pA)) != nil else {
+            return .pairingFailed(.init(reason: .badMessage))
+        }
         let ticket: PairingGate.Ticket
         switch gate.ticket(now: now) {
         case .failure(let refusal): return .pairingFailed(Self.failure(refusal))
         case .success(let granted): ticket = granted
         }
-        guard let pA = PairingKeys.point(base64: start.pA),
-            let host = try? PairingKeys.party(.b, pin: ticket.pin),
-            let keys = try? host.finish(peerShare: pA)
-        else { return .pairingFailed(.init(reason: .badMessage)) }
+        // With a point on the curve this fails only if libcrypto does; the try stays spent either way.
+        guard let host = try? PairingKeys.party(.b, pin: ticket.pin), let keys = try? host.finish(peerShare: pA) else {
+            return .pairingFailed(.init(reason: .badMessage))
+        }
         challenged = Challenged(keys: keys, ticket: ticket, name: DisplayName.clean(start.name))
         return .pairChallenge(.init(pB: host.share.base64EncodedString()))
     }

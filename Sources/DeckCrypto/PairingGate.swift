@@ -1,13 +1,16 @@
 import Foundation
 
-/// The host's PIN rules (PROTOCOL.md §3): one live PIN, 5 minutes, 5 wrong tries, then a back-off that
-/// doubles per dead PIN before a device's request may bring a new one. The clock is passed in.
+/// The host's PIN rules (PROTOCOL.md §3): one live PIN, 5 minutes, 5 tries, then a back-off that doubles per
+/// dead PIN before a device's request may bring a new one. The clock is passed in.
+///
+/// A try is spent when a `pairStart` is accepted, not when its `pairConfirm` turns out wrong: whatever a
+/// stranger sends (or leaves unconfirmed), a PIN allows at most 5 SPAKE2 runs.
 public struct PairingGate: Sendable {
     public typealias Instant = ContinuousClock.Instant
 
     /// How long a PIN lives.
     public static let pinLifetime = Duration.seconds(300)
-    /// Wrong confirmations a PIN survives, in total.
+    /// Accepted `pairStart`s a PIN allows, in total; only a successful pairing ends it sooner.
     public static let triesPerPin = 5
     /// Back-off after the first dead PIN.
     public static let firstBackoff = Duration.seconds(30)
@@ -38,22 +41,44 @@ public struct PairingGate: Sendable {
         public let pin: String
     }
 
+    /// The part of the gate that outlives the process: how many PINs died in a row and until when a device's
+    /// request may not bring a new one.
+    public struct Backoff: Equatable, Sendable {
+        /// PINs that died since the last successful pairing.
+        public var deadPins: Int
+        /// No PIN for a device's request before this instant.
+        public var blockedUntil: Instant?
+
+        /// A back-off as given.
+        public init(deadPins: Int = 0, blockedUntil: Instant? = nil) {
+            self.deadPins = deadPins
+            self.blockedUntil = blockedUntil
+        }
+    }
+
     private struct LivePin {
         var pin: String
         var issuedAt: Instant
-        var wrongTries = 0
+        var triesSpent = 0
         var generation: Int
     }
 
     private var live: LivePin?
     private var generation = 0
-    private var deadPins = 0
-    private var blockedUntil: Instant?
+    /// Dead PINs and the wait they caused; the host saves it so that a restart does not lift it.
+    public private(set) var backoff = Backoff()
     private let makePin: @Sendable () -> String
 
-    /// A gate that draws PINs from `makePin` (random 6 digits unless a test or tool says otherwise).
-    public init(makePin: @escaping @Sendable () -> String = PairingGate.randomPin) {
+    /// A gate that draws PINs from `makePin` (random 6 digits unless a test or tool says otherwise), starting
+    /// from a back-off a previous run left.
+    public init(backoff: Backoff = Backoff(), makePin: @escaping @Sendable () -> String = PairingGate.randomPin) {
+        self.backoff = backoff
         self.makePin = makePin
+    }
+
+    /// Takes up a back-off a previous run saved (the live PIN, if any, is kept).
+    public mutating func restore(_ saved: Backoff) {
+        backoff = saved
     }
 
     /// Six uniformly random decimal digits.
@@ -86,18 +111,24 @@ public struct PairingGate: Sendable {
         return pin
     }
 
-    /// A `pairStart` arrived: the PIN to run SPAKE2 with, or why there is none.
+    /// A well-formed `pairStart` arrived: spends one of the PIN's tries and gives the PIN to run SPAKE2 with,
+    /// or says why there is none. A PIN whose tries are all spent dies here, as after 5 wrong confirmations.
     public mutating func ticket(now: Instant) -> Result<Ticket, Refusal> {
         guard let current = live else { return .failure(.noPin(retryAfter: secondsLeft(now: now))) }
         guard !isExpired(current, now: now) else {
             live = nil
             return .failure(.expired)
         }
+        guard current.triesSpent < Self.triesPerPin else {
+            killPin(now: now)
+            return .failure(.noPin(retryAfter: secondsLeft(now: now)))
+        }
+        live?.triesSpent += 1
         return .success(Ticket(generation: current.generation, pin: current.pin))
     }
 
-    /// A `pairConfirm` was checked. A right one uses the PIN up (nil: accepted); a wrong one costs a try and
-    /// may kill the PIN.
+    /// A `pairConfirm` was checked. A right one uses the PIN up (nil: accepted); a wrong one reports the tries
+    /// left (its own was spent by its `pairStart`) and kills the PIN when none are.
     public mutating func settle(_ ticket: Ticket, correct: Bool, now: Instant) -> Refusal? {
         guard let current = live, current.generation == ticket.generation else {
             return .noPin(retryAfter: secondsLeft(now: now))
@@ -106,32 +137,31 @@ public struct PairingGate: Sendable {
             live = nil
             return .expired
         }
-        guard correct else { return .wrongPin(remaining: countWrongTry(now: now)) }
+        guard correct else {
+            let remaining = max(Self.triesPerPin - current.triesSpent, 0)
+            if remaining == 0 { killPin(now: now) }
+            return .wrongPin(remaining: remaining)
+        }
         live = nil
         // A successful pairing ends the run of failures, so the next dead PIN starts the back-off again at 30 s.
-        deadPins = 0
+        backoff.deadPins = 0
         return nil
     }
 
-    private mutating func countWrongTry(now: Instant) -> Int {
-        live?.wrongTries += 1
-        let remaining = Self.triesPerPin - (live?.wrongTries ?? Self.triesPerPin)
-        if remaining <= 0 {
-            live = nil
-            deadPins += 1
-            blockedUntil = now + backoff(afterDeadPins: deadPins)
-        }
-        return max(remaining, 0)
+    private mutating func killPin(now: Instant) {
+        live = nil
+        backoff.deadPins += 1
+        backoff.blockedUntil = now + waitAfter(deadPins: backoff.deadPins)
     }
 
     /// 30 s, 60 s, 120 s, … capped at 1 h.
-    func backoff(afterDeadPins count: Int) -> Duration {
+    func waitAfter(deadPins count: Int) -> Duration {
         let doublings = min(count - 1, 7)
         return min(Self.firstBackoff * (1 << doublings), Self.maxBackoff)
     }
 
     private func secondsLeft(now: Instant) -> Int? {
-        guard let blockedUntil, now < blockedUntil else { return nil }
+        guard let blockedUntil = backoff.blockedUntil, now < blockedUntil else { return nil }
         // No back-off is longer than maxBackoff; a clock that says otherwise jumped, and a wait beyond
         // Int64 seconds would trap in `components`.
         let left = min(blockedUntil - now, Self.maxBackoff).components

@@ -64,18 +64,22 @@ public struct Spake2: Sendable {
     }
 
     /// Takes the peer's share and derives the keys. Throws `CryptoError.invalidPoint` when the share is not a
-    /// 65-byte point on the curve or when K is the point at infinity.
+    /// 65-byte point on the curve.
+    ///
+    /// A share that makes K the point at infinity (`pA = w'·M` with the right PIN's `w'`) does not throw, though
+    /// RFC 9382 says abort: a host that refused it would tell a stranger, for free, that `w'` was right. K is
+    /// replaced by random bytes instead, so the confirmations match nothing and the guess fails like any other.
     public func finish(peerShare: Data) throws -> Keys {
         guard peerShare.count == 65, peerShare.first == 0x04 else { throw CryptoError.invalidPoint }
         let peer = try P256Point(decoding: peerShare)
         let peerMask = try Self.maskPoint(role == .a ? Self.nEncoded : Self.mEncoded).multiplied(by: w)
         let unmasked = try peer.adding(peerMask.negated())
         let k = try unmasked.multiplied(by: scalar)
-        guard !k.isInfinity else { throw CryptoError.invalidPoint }
+        // Random bytes rather than a random point: no extra scalar multiplication makes this case slower.
+        let kEncoded = k.isInfinity ? Data([0x04]) + SecureRandom.bytes(64) : try k.uncompressed()
         let (pA, pB) = role == .a ? (share, peerShare) : (peerShare, share)
         return try Self.keySchedule(
-            transcript: [idA, idB, pA, pB, try k.uncompressed(), w.bytes].map(Bytes.lengthPrefixed)
-                .reduce(Data(), +))
+            transcript: [idA, idB, pA, pB, kEncoded, w.bytes].map(Bytes.lengthPrefixed).reduce(Data(), +))
     }
 
     /// RFC 9382 §4: Ke || Ka = Hash(TT); KcA || KcB = KDF(Ka, "ConfirmationKeys"); cX = MAC(KcX, TT).

@@ -31,6 +31,38 @@ import Testing
         #expect(gate.ticket(now: t0) == .failure(.noPin(retryAfter: 30)))
     }
 
+    @Test func everyTicketSpendsATryAndTheSixthKillsThePin() throws {
+        var gate = gate()
+        _ = gate.requestPin(now: t0)
+        let tickets = try (0..<5).map { _ in try gate.ticket(now: t0).get() }
+        #expect(gate.backoff == PairingGate.Backoff())
+        #expect(gate.ticket(now: t0) == .failure(.noPin(retryAfter: 30)))
+        #expect(gate.backoff == PairingGate.Backoff(deadPins: 1, blockedUntil: t0 + .seconds(30)))
+        // The tickets already out belong to a dead PIN: even a right confirmation does not pair.
+        #expect(gate.settle(tickets[0], correct: true, now: t0) == .noPin(retryAfter: 30))
+    }
+
+    @Test func aWrongConfirmationReportsTheTriesTheStartsLeft() throws {
+        var gate = gate()
+        _ = gate.requestPin(now: t0)
+        let first = try gate.ticket(now: t0).get()
+        _ = try gate.ticket(now: t0).get()
+        _ = try gate.ticket(now: t0).get()
+        #expect(gate.settle(first, correct: false, now: t0) == .wrongPin(remaining: 2))
+        let last = try gate.ticket(now: t0).get()
+        _ = try gate.ticket(now: t0).get()
+        #expect(gate.settle(last, correct: false, now: t0) == .wrongPin(remaining: 0))
+        #expect(gate.currentPin(now: t0) == nil)
+    }
+
+    @Test func aRestoredBackoffHoldsAndKeepsDoubling() {
+        var gate = PairingGate(backoff: .init(deadPins: 2, blockedUntil: t0 + .seconds(50)), makePin: { "123456" })
+        #expect(gate.requestPin(now: t0) == .backingOff(retryAfter: 50))
+        #expect(gate.requestPin(now: t0 + .seconds(50)) == .issued("123456"))
+        killPin(&gate, now: t0 + .seconds(50))
+        #expect(gate.requestPin(now: t0 + .seconds(50)) == .backingOff(retryAfter: 120))
+    }
+
     @Test func pinExpiresAfterFiveMinutes() throws {
         var gate = gate()
         _ = gate.requestPin(now: t0)

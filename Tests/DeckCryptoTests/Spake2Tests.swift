@@ -48,12 +48,18 @@ import Testing
         #expect(try device.finish(peerShare: wrong.share).ke != (try wrong.finish(peerShare: device.share).ke))
     }
 
-    @Test func shareThatCancelsTheMaskIsRefused() throws {
-        // pB = w·N makes K the point at infinity; the RFC says abort.
+    @Test func shareThatCancelsTheMaskGivesKeysThatMatchNothing() throws {
+        // pA = w·M makes the host's K the point at infinity. The RFC says abort, but refusing would confirm the
+        // guessed PIN for free (PROTOCOL §3): the host carries on with a random K, so nothing can match it.
         let w = try Spake2.passwordScalar(pin: "000000")
-        let device = try Spake2(role: .a, w: w, idA: Data(), idB: Data())
-        let crafted = try P256Point(decoding: Spake2.nEncoded).multiplied(by: w).uncompressed()
-        #expect(throws: CryptoError.invalidPoint) { try device.finish(peerShare: crafted) }
+        let host = try Spake2(role: .b, w: w, idA: Data(), idB: Data())
+        let crafted = try P256Point(decoding: Spake2.mEncoded).multiplied(by: w).uncompressed()
+        let first = try host.finish(peerShare: crafted)
+        let second = try host.finish(peerShare: crafted)
+        #expect(first.cA != second.cA && first.ke != second.ke)
+        // K keeps a point's 65 bytes, so the transcript has the shape an honest exchange gives.
+        let honest = try host.finish(peerShare: Spake2(role: .a, w: w, idA: Data(), idB: Data()).share)
+        #expect(first.transcript.count == honest.transcript.count)
     }
 
     @Test func garbageSharesAreRefused() throws {

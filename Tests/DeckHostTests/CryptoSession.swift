@@ -20,30 +20,67 @@ final class PinLog {
     var shown: [(pin: String, device: String)] = []
 }
 
+/// Every log record, rendered as `[level] message key=value…` like the daemon's stderr.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [String] = []
+
+    var lines: [String] { lock.withLock { records } }
+
+    var logger: Logger {
+        Logger(minimum: .debug) { level, message, metadata in
+            let pairs = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+            self.lock.withLock { self.records.append("[\(level)] \(message)\(pairs)") }
+        }
+    }
+}
+
+/// A wall clock the test sets, for the back-off file.
+final class ManualDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    var now: Date { lock.withLock { date } }
+
+    func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
+}
+
 /// One connection to the daemon's real session code: `SessionMachine<CryptoServices>` over a `DeviceBook`
 /// in a temp dir, with the PIN always 246810. It performs actions as the host's actor does (stores paired
 /// devices, seals `sendSealed`) and keeps every text it sent, so tests can drive it with DeckCrypto's device side.
 final class CryptoSession {
     static let pin = "246810"
-    let dir = TempDir()
+    /// The address the session's connection comes from.
+    static let peer = "192.0.2.7"
+    let dir: TempDir
     let clock = ManualClock()
+    let wallClock: ManualDate
     let pins = PinLog()
+    let log = LogRecorder()
     let devices: DeviceBook
     let services: CryptoServices
-    var session = SessionMachine<CryptoServices>()
+    var session = SessionMachine<CryptoServices>(peer: CryptoSession.peer)
     /// Every text the host sent on this connection, in order.
     private(set) var wire: [String] = []
     /// A fixed time for the flood guard: no test here sends a burst near its limit.
     private let t0 = Date(timeIntervalSince1970: 1_000)
 
-    init() throws {
+    /// A host over a fresh config dir, or over `dir` (a restart) with the wall clock at `wallClock`.
+    init(dir: TempDir = TempDir(), wallClock: ManualDate = ManualDate()) throws {
+        self.dir = dir
+        self.wallClock = wallClock
         devices = DeviceBook(store: try ConfigStore(directory: dir.url))
         let clock = clock
         let pins = pins
+        let backoffFile = PairingBackoffFile(directory: dir.url, wallClock: { wallClock.now }, clock: { clock.now })
         services = CryptoServices(
             hostName: "desk", devices: devices, gate: PairingGate(makePin: { CryptoSession.pin }),
-            clock: { clock.now }, log: .silent, pinIssued: { pin, device in pins.shown.append((pin, device)) })
+            backoffFile: backoffFile, clock: { clock.now }, log: log.logger,
+            pinIssued: { pin, device in pins.shown.append((pin, device)) })
     }
+
+    /// The same config dir and wall clock in a new process: a new monotonic clock, gate and session.
+    func restarted() throws -> CryptoSession { try CryptoSession(dir: dir, wallClock: wallClock) }
 
     /// Hands a message to the session and performs what it asks; returns the actions.
     @discardableResult

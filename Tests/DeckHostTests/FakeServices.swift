@@ -41,11 +41,13 @@ final class FakeServices: SessionServices {
 
     func pairingWanted(by name: String) { pairingRequests.append(name) }
 
-    func beginPairing(_ start: DeviceMessage.PairStart) -> HandshakeStep<HostMessage.PairChallenge, String> {
+    func beginPairing(_ start: DeviceMessage.PairStart, peer: String)
+        -> HandshakeStep<HostMessage.PairChallenge, String>
+    {
         remaining > 0 ? .next(.init(pB: "B"), start.pA) : .refused(.pairingFailed(.init(reason: .noPin)))
     }
 
-    func finishPairing(_ state: String, _ confirm: DeviceMessage.PairConfirm, name: String)
+    func finishPairing(_ state: String, _ confirm: DeviceMessage.PairConfirm, name: String, peer: String)
         -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     {
         guard confirm.cA == "good" else {

@@ -115,8 +115,11 @@ import Testing
             return
         }
         _ = await harness.host.control(ControlRequest(command: .revoke, name: "Phone"))
-        await harness.send(.authFinish(try auth.receive(challenge).finish), on: id)
-        #expect(harness.link.closed == [id])
+        // Checked at authFinish: no sealed `authorized` first; the answer authStart gives an unknown device.
+        #expect(
+            await harness.send(.authFinish(try auth.receive(challenge).finish), on: id)
+                == [.unauthorized(.init(reason: .unknownDevice))])
+        #expect(harness.link.closed.isEmpty)
         let status = await harness.host.control(ControlRequest(command: .status))
         #expect(status.devices?.isEmpty == true)
     }

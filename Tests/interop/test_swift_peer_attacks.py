@@ -158,7 +158,7 @@ def test_garbage_pair_start_is_bad_message_and_costs_no_try(pair_start):
 
 
 @pytest.mark.parametrize("c_a", [b64(bytes(31)), b64(bytes(33)), "!!", None])
-def test_garbage_pair_confirm_is_bad_message_and_costs_no_try(c_a):
+def test_garbage_pair_confirm_is_bad_message_and_costs_only_its_starts_try(c_a):
     async def run():
         async with peer() as client:
             await client.hello("garbage")
@@ -168,6 +168,10 @@ def test_garbage_pair_confirm_is_bad_message_and_costs_no_try(c_a):
             confirm = {"type": "pairConfirm"} if c_a is None else {"type": "pairConfirm", "cA": c_a}
             await client.send_plain(confirm)
             assert is_bad_message(await client.recv(), field_missing=c_a is None)
+            # The accepted pairStart spent a try (§3); the garbage confirmation spent no other.
+            with pytest.raises(PairingFailed) as wrong:
+                await client.pair(WRONG_PIN)
+            assert wrong.value.remaining == 3
             device_id, secret = await client.pair(PIN)
             assert (await client.authenticate(device_id, secret))["type"] == "authorized"
     asyncio.run(run())
@@ -183,15 +187,21 @@ def test_pair_confirm_without_a_challenge_is_bad_message():
     asyncio.run(run())
 
 
-def test_a_pa_that_cancels_the_blinding_is_refused():
-    # pA = w·M would make the host's K the point at infinity.
-    w_m = p256.encode(p256.multiply(password_scalar(PIN), M))
+def test_a_pa_that_cancels_the_blinding_for_the_right_pin_is_answered_like_a_wrong_guess():
+    # pA = w·M makes the host's K the point at infinity exactly when w is the PIN's: the host must not say so.
     async def run():
         async with peer() as client:
             await client.hello("sneaky")
-            await client.send_plain({"type": "pairStart", "name": "x", "pA": b64(w_m)})
-            reply = await client.recv()
-            assert reply["type"] == "pairingFailed" and reply["reason"] == "badMessage"
+            answers = []
+            for pin in (PIN, WRONG_PIN):
+                w_m = p256.encode(p256.multiply(password_scalar(pin), M))
+                await client.send_plain({"type": "pairStart", "name": "x", "pA": b64(w_m)})
+                challenge = await client.recv()
+                assert challenge["type"] == "pairChallenge" and len(base64.b64decode(challenge["pB"])) == 65
+                await client.send_plain({"type": "pairConfirm", "cA": b64(bytes(32))})
+                answers.append(await client.recv())
+            assert answers == [{"type": "pairingFailed", "reason": "wrongPin", "remaining": 4},
+                               {"type": "pairingFailed", "reason": "wrongPin", "remaining": 3}]
     asyncio.run(run())
 
 

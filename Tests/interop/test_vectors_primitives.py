@@ -1,13 +1,16 @@
-"""RFC 5869 (HKDF-SHA256) and RFC 8439 (ChaCha20-Poly1305) known answers from the shared vector files."""
+"""RFC 5869 (HKDF-SHA256), RFC 8439 (ChaCha20-Poly1305) and RFC 8439 A.3 (Poly1305) known answers from the
+shared vector files."""
 
 import pytest
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.poly1305 import Poly1305
 
 from touchdeck.primitives import hkdf_sha256, hmac_sha256, open_sealed, seal
 from vectors import hex_field, load_cases
 
 HKDF_CASES = load_cases("rfc5869-hkdf.json")
 AEAD_CASES = load_cases("rfc8439-aead.json")
+POLY1305_CASES = load_cases("rfc8439-poly1305.json")
 
 
 @pytest.mark.parametrize("case", HKDF_CASES, ids=lambda case: case["name"])
@@ -34,3 +37,16 @@ def test_chacha20_poly1305_open_and_refuse_tampering(case):
         open_sealed(key, nonce, box[:-1] + bytes([box[-1] ^ 1]), aad)
     with pytest.raises(InvalidTag):
         open_sealed(key, nonce, box, aad + b"x")
+
+
+@pytest.mark.parametrize("case", POLY1305_CASES, ids=lambda case: case["name"])
+def test_poly1305_edge_vectors(case):
+    # RFC 8439 A.3 #5-#11: the final-reduction and carry edges. The RFC's definition in integers, and OpenSSL.
+    key, message, tag = hex_field(case, "key"), hex_field(case, "message"), hex_field(case, "tag")
+    r = int.from_bytes(key[:16], "little") & 0x0FFFFFFC0FFFFFFC0FFFFFFC0FFFFFFF
+    accumulator = 0
+    for i in range(0, len(message), 16):
+        block = message[i:i + 16] + b"\x01"
+        accumulator = (accumulator + int.from_bytes(block, "little")) * r % (2**130 - 5)
+    assert ((accumulator + int.from_bytes(key[16:], "little")) % 2**128).to_bytes(16, "little") == tag
+    assert Poly1305.generate_tag(key, message) == tag

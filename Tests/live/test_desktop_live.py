@@ -236,9 +236,12 @@ def start_pulseaudio(root, socket):
     return process
 
 
+KEYPAD_SEQUENCE = ["1", "2", "+", "3", "=", "0", ".", "5", "-", "*", "/", "4", "6", "7", "8", "9", "enter", "backspace"]
+KEYPAD_TYPED = "12+3=0.5-*/46789<Return><BackSpace>"
+
+
 def test_keypad_keys_arrive_under_a_german_layout(desk, tmp_path):
     typed = tmp_path / "typed.txt"
-    keys = ["1", "2", "+", "3", "=", "0", ".", "5", "-", "*", "/", "4", "6", "7", "8", "9", "enter", "backspace"]
     subprocess.run(["setxkbmap", "de"], check=True, timeout=10)
     recorder = subprocess.Popen([sys.executable, str(XKEYS), str(typed)])
     try:
@@ -246,14 +249,45 @@ def test_keypad_keys_arrive_under_a_german_layout(desk, tmp_path):
 
         async def scenario():
             client, _, _ = await paired_device(desk, "Tablet")
-            for key in keys:
+            for key in KEYPAD_SEQUENCE:
                 await client.send({"type": "keypad", "key": key})
                 assert await client.recv_type("keypadResult") == {"type": "keypadResult", "ok": True}
             await client.close()
 
         run(scenario())
-        expected = "12+3=0.5-*/46789<Return><BackSpace>"
-        assert eventually(lambda: typed.read_text() == expected), f"typed {typed.read_text()!r}"
+        assert eventually(lambda: typed.read_text() == KEYPAD_TYPED), f"typed {typed.read_text()!r}"
+    finally:
+        recorder.terminate()
+        recorder.wait(10)
+        subprocess.run(["setxkbmap", "us"], timeout=10)
+
+
+def test_keypad_keys_arrive_under_a_german_layout_50_times(desk, tmp_path):
+    """The German sequence 50 times, each round on a freshly loaded layout (setxkbmap drops the spare keycodes
+    bound before it), so the host binds `=`, `*` and `/` anew each round. Binding them one at a time, right
+    before each press, lost one of them in some rounds (`12+30.5…`): a receiving Xlib client that is still
+    refreshing its keymap for one change can miss the next."""
+    typed = tmp_path / "typed.txt"
+    subprocess.run(["setxkbmap", "de"], check=True, timeout=10)
+    recorder = subprocess.Popen([sys.executable, str(XKEYS), str(typed)])
+    try:
+        assert eventually(typed.exists), "the X key recorder did not open its window"
+
+        async def scenario():
+            client, _, _ = await paired_device(desk, "Tablet")
+            for round_ in range(50):
+                subprocess.run(["setxkbmap", "de"], check=True, timeout=10)
+                before = typed.read_text()
+                # All keys at once, as a fast typist's: the host types them back to back, in order.
+                for key in KEYPAD_SEQUENCE:
+                    await client.send({"type": "keypad", "key": key})
+                for _ in KEYPAD_SEQUENCE:
+                    assert await client.recv_type("keypadResult") == {"type": "keypadResult", "ok": True}
+                assert eventually(lambda: typed.read_text()[len(before):] == KEYPAD_TYPED), \
+                    f"round {round_} typed {typed.read_text()[len(before):]!r}"
+            await client.close()
+
+        run(scenario())
     finally:
         recorder.terminate()
         recorder.wait(10)

@@ -46,6 +46,10 @@ def main(out_path):
     display = x.XOpenDisplay(None)
     if not display:
         sys.exit("xkeys: cannot open display")
+    # Follow keymap changes (setxkbmap while recording): Xlib refreshes its cached keymap only on the XKB events
+    # a client selected (XkbNewKeyboardNotify | XkbMapNotify, for the core keyboard 0x100).
+    x.XkbSelectEvents.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulong]
+    x.XkbSelectEvents(display, 0x100, 3, 3)
     window = x.XCreateSimpleWindow(display, x.XDefaultRootWindow(display), 0, 0, 200, 100, 0, 0, 0)
     x.XSelectInput(display, window, KEY_PRESS_MASK | EXPOSURE_MASK)
     x.XMapWindow(display, window)

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { aeadSeal, aeadOpen, aeadSealInto, poly1305, chacha20 } from '../core/chacha20poly1305.js';
+import { aeadSeal, aeadOpen, aeadSealInto, poly1305, Poly1305, chacha20 } from '../core/chacha20poly1305.js';
 import { loadJSON, hex, toHex } from './support.js';
 
 const vectors = loadJSON('Tests/Fixtures/vectors/rfc8439-aead.json');
+const polyVectors = loadJSON('Tests/Fixtures/vectors/rfc8439-poly1305.json');
 
 test('RFC 8439 AEAD vectors: seal gives the ciphertext and tag', () => {
   assert.ok(vectors.cases.length >= 2);
@@ -55,6 +56,18 @@ test('AEAD matches Node OpenSSL on a 300 KB frame', () => {
   const sealed = aeadSeal(new Uint8Array(key), new Uint8Array(nonce), new Uint8Array(plaintext), new Uint8Array(ad));
   assert.ok(expected.equals(Buffer.from(sealed)));
   assert.ok(plaintext.equals(Buffer.from(aeadOpen(new Uint8Array(key), new Uint8Array(nonce), sealed, ad))));
+});
+
+// A.3 #5-#11 sit exactly on the final reduction's and the carries' edges: a hand-written Poly1305 can pass
+// every random and Wycheproof case and still fail one of these.
+test('RFC 8439 A.3 Poly1305 edge vectors #5-#11, whole and fed a byte at a time', () => {
+  assert.equal(polyVectors.cases.length, 7);
+  for (const c of polyVectors.cases) {
+    assert.equal(toHex(poly1305(hex(c.key), hex(c.message))), c.tag, c.name);
+    const mac = new Poly1305(hex(c.key));
+    for (const byte of hex(c.message)) mac.update(Uint8Array.of(byte));
+    assert.equal(toHex(mac.digest()), c.tag, `${c.name}, byte by byte`);
+  }
 });
 
 /** Straight BigInt Poly1305 from the RFC's definition, as an independent reference. */

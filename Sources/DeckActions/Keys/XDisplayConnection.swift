@@ -16,6 +16,11 @@ final class XDisplayConnection {
         var major: Int32 = 0
         var minor: Int32 = 0
         hasXTest = XTestQueryExtension(display, &event, &error, &major, &minor) != 0
+        // Xlib caches the keymap and refreshes it only on the XKB events a client selected: without these, a
+        // layout switched after this connection opened (setxkbmap de, a Korean/English toggle) is never
+        // seen, and `=` is typed on the key that now is a dead acute, which types nothing.
+        let keymapEvents = UInt32(XkbNewKeyboardNotifyMask | XkbMapNotifyMask)
+        XkbSelectEvents(display, UInt32(XkbUseCoreKbd), keymapEvents, keymapEvents)
         // Xlib's default reaction to a lost connection is exit(1), which would take the host down with
         // the display; this per-display handler returns instead and marks the connection broken.
         XSetIOErrorExitHandler(display, xDisplayLost, Unmanaged.passUnretained(self).toOpaque())
@@ -24,6 +29,14 @@ final class XDisplayConnection {
     deinit { XCloseDisplay(display) }
 
     fileprivate func markBroken() { isBroken = true }
+
+    /// Brings Xlib's cached keymap up to the server's: the round trip reads every keymap event sent so far
+    /// (Xlib notes the change as it reads them), and the drained queue keeps them from piling up.
+    func followKeymapChanges() {
+        XSync(display, 0)
+        var event = XEvent()
+        while XPending(display) > 0 { XNextEvent(display, &event) }
+    }
 
     /// The current layout group (a Korean or German layout may sit in group 2).
     private var group: Int32 {
@@ -42,28 +55,35 @@ final class XDisplayConnection {
         return keycode == 0 ? nil : keycode
     }
 
-    /// A keycode with no keysyms at all in the current map, not in `taken`.
-    func spareKeycode(excluding taken: Set<KeyCode>) -> KeyCode? {
+    /// The first of `count` adjacent keycodes with no keysyms at all in the current map, none in `taken`.
+    func spareRun(count: Int, excluding taken: Set<KeyCode>) -> KeyCode? {
         var minimum: Int32 = 0
         var maximum: Int32 = 0
         XDisplayKeycodes(display, &minimum, &maximum)
         var perKeycode: Int32 = 0
-        let count = maximum - minimum + 1
-        guard let map = XGetKeyboardMapping(display, KeyCode(minimum), count, &perKeycode) else { return nil }
+        let total = maximum - minimum + 1
+        guard count > 0, let map = XGetKeyboardMapping(display, KeyCode(minimum), total, &perKeycode) else {
+            return nil
+        }
         defer { XFree(map) }
+        func isSpare(_ offset: Int) -> Bool {
+            !taken.contains(KeyCode(Int(minimum) + offset))
+                && (0..<Int(perKeycode)).allSatisfy { map[offset * Int(perKeycode) + $0] == 0 }
+        }
         // Searching from the top: low keycodes are real keys on every keyboard, high ones rarely are.
-        for offset in stride(from: Int(count) - 1, through: 0, by: -1) {
-            let keycode = KeyCode(Int(minimum) + offset)
-            let symbols = (0..<Int(perKeycode)).map { map[offset * Int(perKeycode) + $0] }
-            if !taken.contains(keycode), symbols.allSatisfy({ $0 == 0 }) { return keycode }
+        var run = 0
+        for offset in stride(from: Int(total) - 1, through: 0, by: -1) {
+            run = isSpare(offset) ? run + 1 : 0
+            if run == count { return KeyCode(Int(minimum) + offset) }
         }
         return nil
     }
 
-    /// Puts `keysym` in every column of `keycode`, so it types that keysym in any group and shift level.
-    func bind(_ keycode: KeyCode, to keysym: KeySym) {
-        var symbols = [KeySym](repeating: keysym, count: 4)
-        XChangeKeyboardMapping(display, Int32(keycode), 4, &symbols, 1)
+    /// Puts `keysyms[i]` in every column of keycode `first + i`, so each types its keysym in any group and
+    /// shift level; one request, so clients see one keymap change.
+    func bind(from first: KeyCode, to keysyms: [KeySym]) {
+        var symbols = keysyms.flatMap { [KeySym](repeating: $0, count: 4) }
+        XChangeKeyboardMapping(display, Int32(first), 4, &symbols, Int32(keysyms.count))
         // Round trip: the new mapping is in place before the key event that relies on it.
         XSync(display, 0)
     }

@@ -34,6 +34,9 @@ final class XKeyboard: @unchecked Sendable {
         }
     }
 
+    /// Every keysym the keypad types: bound together, so the keymap changes at most once per layout.
+    static let keypadKeysyms = KeypadKey.allCases.map(keysym(for:))
+
     private func typeNow(_ keysym: KeySym) -> ActionResult {
         if connection?.isBroken == true {
             connection = nil
@@ -42,20 +45,43 @@ final class XKeyboard: @unchecked Sendable {
         if connection == nil { connection = XDisplayConnection(name: displayName) }
         guard let connection else { return .failed("no display") }
         guard connection.hasXTest else { return .failed("the display has no XTest extension") }
-        guard let keycode = keycode(for: keysym, on: connection) else { return .failed("no free keycode for the key") }
+        connection.followKeymapChanges()
+        bindMissing(Self.keypadKeysyms, on: connection)
+        guard let keycode = reachableKeycode(for: keysym, on: connection) else {
+            return .failed("no free keycode for the key")
+        }
         connection.tap(keycode)
         return connection.isBroken ? .failed("no display") : .ok
     }
 
-    private func keycode(for keysym: KeySym, on connection: XDisplayConnection) -> KeyCode? {
+    /// The keycode that types `keysym` with no modifiers now: a binding of ours the layout has not wiped, or
+    /// the layout's own key.
+    private func reachableKeycode(for keysym: KeySym, on connection: XDisplayConnection) -> KeyCode? {
         if let bound = bindings[keysym], connection.unmodifiedKeysym(of: bound) == keysym { return bound }
         if let direct = connection.keycode(for: keysym), connection.unmodifiedKeysym(of: direct) == keysym {
             return direct
         }
+        return nil
+    }
+
+    /// Binds every keysym of `keysyms` the layout does not reach to spare keycodes, in one keymap change
+    /// when the spares lie together. Binding one at a time, right before each press, lost keys: an Xlib
+    /// client still fetching the keymap after one change can miss the next one (its refresh clears the note
+    /// of changes that arrived meanwhile), and then types nothing for the new key.
+    private func bindMissing(_ keysyms: [KeySym], on connection: XDisplayConnection) {
+        let missing = keysyms.filter { reachableKeycode(for: $0, on: connection) == nil }
+        guard !missing.isEmpty else { return }
+        for keysym in missing { bindings[keysym] = nil }
         let taken = Set(bindings.values)
-        guard let spare = connection.spareKeycode(excluding: taken) else { return nil }
-        connection.bind(spare, to: keysym)
-        bindings[keysym] = spare
-        return spare
+        if let first = connection.spareRun(count: missing.count, excluding: taken) {
+            connection.bind(from: first, to: missing)
+            for (offset, keysym) in missing.enumerated() { bindings[keysym] = first + KeyCode(offset) }
+            return
+        }
+        for keysym in missing {
+            guard let spare = connection.spareRun(count: 1, excluding: Set(bindings.values)) else { return }
+            connection.bind(from: spare, to: [keysym])
+            bindings[keysym] = spare
+        }
     }
 }

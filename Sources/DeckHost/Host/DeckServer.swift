@@ -56,7 +56,9 @@ public actor DeckServer {
         self.devices = devices
         self.hostName = name
         services = CryptoServices(
-            hostName: name, devices: devices, gate: PairingGate(makePin: makePin), clock: clock, log: log
+            hostName: name, devices: devices, gate: PairingGate(makePin: makePin),
+            backoffFile: PairingBackoffFile(directory: store.directory, wallClock: now, clock: clock), clock: clock,
+            log: log
         ) { pin, device in
             // The PIN goes to the desktop notification only, never to the log.
             log.notice("a new device asks to pair; its PIN is shown in a desktop notification", ["device.name": device])
@@ -86,7 +88,7 @@ public actor DeckServer {
                 log.warning("too many connections waiting to authorize; refusing one", ["conn": "\(id)"])
                 return link.close(id, code: CloseCode.tryAgainLater)
             }
-            connections[id] = Connection(session: SessionMachine(), info: info)
+            connections[id] = Connection(session: SessionMachine(peer: info.remoteAddress), info: info)
         case .text(let text, let id):
             guard var connection = connections[id] else { return }
             let actions = connection.session.receive(text: text, now: now(), services: services)

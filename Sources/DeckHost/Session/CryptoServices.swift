@@ -11,20 +11,26 @@ public final class CryptoServices: SessionServices {
     private(set) var gate: PairingGate
     private let devices: DeviceBook
     private let clock: @Sendable () -> ContinuousClock.Instant
+    private let backoffFile: PairingBackoffFile?
     private let pinIssued: (_ pin: String, _ deviceName: String) -> Void
     private let log: Logger
 
+    /// Services over `devices`. With a `backoffFile`, the gate starts from the back-off saved there and every
+    /// change to it is saved, so a restart does not lift it.
     public init(
         hostName: String, devices: DeviceBook, gate: PairingGate = PairingGate(),
+        backoffFile: PairingBackoffFile? = nil,
         clock: @escaping @Sendable () -> ContinuousClock.Instant, log: Logger,
         pinIssued: @escaping (_ pin: String, _ deviceName: String) -> Void
     ) {
         self.hostName = hostName
         self.devices = devices
         self.gate = gate
+        self.backoffFile = backoffFile
         self.clock = clock
         self.log = log
         self.pinIssued = pinIssued
+        if let saved = backoffFile?.load(log: log) { self.gate.restore(saved) }
     }
 
     /// `touchdeck pair`: a new PIN regardless of the back-off.
@@ -42,21 +48,28 @@ public final class CryptoServices: SessionServices {
         }
     }
 
-    public func beginPairing(_ start: DeviceMessage.PairStart)
+    public func beginPairing(_ start: DeviceMessage.PairStart, peer: String)
         -> HandshakeStep<HostMessage.PairChallenge, HostPairing>
     {
         var pairing = HostPairing()
-        let reply = pairing.receive(start, gate: &gate, now: clock())
+        let reply = watchingBackoff(peer: peer) { gate, now in pairing.receive(start, gate: &gate, now: now) }
         if case .pairChallenge(let challenge) = reply { return .next(challenge, pairing) }
         return .refused(reply)
     }
 
-    public func finishPairing(_ state: HostPairing, _ confirm: DeviceMessage.PairConfirm, name: String)
+    public func finishPairing(_ state: HostPairing, _ confirm: DeviceMessage.PairConfirm, name: String, peer: String)
         -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     {
         var pairing = state
-        switch pairing.receive(confirm, gate: &gate, now: clock()) {
-        case .reply(let refusal): return .refused(refusal)
+        let outcome = watchingBackoff(peer: peer) { gate, now in pairing.receive(confirm, gate: &gate, now: now) }
+        switch outcome {
+        case .reply(let refusal):
+            if case .pairingFailed(let failed) = refusal, failed.reason == .wrongPin {
+                // The address and the tries left, never the PIN or the guess.
+                log.warning(
+                    "wrong PIN", ["peer.address": peer, "device.name": name, "pin.remaining": "\(failed.remaining)"])
+            }
+            return .refused(refusal)
         case .paired(let device, let reply):
             guard case .paired(let paired) = reply else { return .refused(reply) }
             let shown = name.isEmpty ? device.name : name
@@ -76,8 +89,36 @@ public final class CryptoServices: SessionServices {
     {
         var auth = state
         switch auth.receive(finish) {
-        case .authorized(_, let channel): return .next((), channel)
+        case .authorized(let deviceId, let channel):
+            // Looked up again: the device may have been revoked since its authStart, and its proof was made
+            // with a secret the host no longer keeps.
+            guard devices.record(id: deviceId) != nil else {
+                return .refused(.unauthorized(.init(reason: .unknownDevice)))
+            }
+            return .next((), channel)
         case .refuse(let refusal), .reply(let refusal): return .refused(refusal)
         }
+    }
+
+    /// Runs one gate step; when it changed the back-off (a PIN died, or a pairing succeeded) saves it, and logs
+    /// a death with the address of the peer whose message caused it.
+    private func watchingBackoff<T>(peer: String, _ step: (inout PairingGate, ContinuousClock.Instant) -> T) -> T {
+        let before = gate.backoff
+        let now = clock()
+        let result = step(&gate, now)
+        let after = gate.backoff
+        guard after != before else { return result }
+        if after.deadPins > before.deadPins {
+            let wait = after.blockedUntil.map { ($0 - now).components.seconds } ?? 0
+            log.warning(
+                "PIN dead: all its tries are spent; pairing is blocked for a while",
+                ["peer.address": peer, "pin.dead.count": "\(after.deadPins)", "retry.after": "\(wait)"])
+        }
+        do {
+            try backoffFile?.save(after)
+        } catch {
+            log.error("could not save the pairing back-off: \(error)")
+        }
+        return result
     }
 }

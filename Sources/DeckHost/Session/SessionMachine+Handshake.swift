@@ -28,7 +28,7 @@ extension SessionMachine {
         -> [SessionAction]
     {
         if !start.name.isEmpty { deviceName = Self.cleanName(start.name) }
-        switch services.beginPairing(start) {
+        switch services.beginPairing(start, peer: peer) {
         case .next(let challenge, let state):
             stage = .pairing(state, name: deviceName)
             return [.send(.pairChallenge(challenge))]
@@ -46,7 +46,7 @@ extension SessionMachine {
         }
         // One confirmation per exchange: a wrong one needs a fresh pairStart (one guess per attempt).
         stage = .open
-        switch services.finishPairing(state, confirm, name: name) {
+        switch services.finishPairing(state, confirm, name: name, peer: peer) {
         case .next(let paired, let device): return [.paired(device), .send(.paired(paired))]
         case .refused(let failure): return [.send(failure)]
         }
@@ -72,6 +72,10 @@ extension SessionMachine {
             stage = .authorized(channel, deviceId: deviceId)
             let welcome = HostMessage.authorized(.init(hostName: services.hostName))
             return [.sendSealed(welcome), .authorized(deviceId: deviceId, protocolVersion: deviceProtocol)]
+        case .refused(.unauthorized(let refusal)) where refusal.reason == .unknownDevice:
+            // Revoked since authStart: the same answer authStart gives, and the device may pair again here.
+            stage = .open
+            return [.send(.unauthorized(refusal))]
         case .refused(let refusal):
             stage = .closed
             return [.send(refusal), .close(code: CloseCode.policyViolation, reason: "bad proof")]

@@ -25,9 +25,15 @@ public struct SessionMachine<Services: SessionServices> {
     public internal(set) var deviceName = ""
     /// The protocol number from `hello` (absent → 1).
     public internal(set) var deviceProtocol = ProtocolVersion.legacy
+    /// The peer's address, for log lines about this connection (wrong and dead PINs).
+    public let peer: String
     private var flood: FloodGuard
 
-    public init(flood: FloodGuard = FloodGuard()) { self.flood = flood }
+    /// A session for a connection from `peer` (its numeric address).
+    public init(peer: String = "", flood: FloodGuard = FloodGuard()) {
+        self.peer = peer
+        self.flood = flood
+    }
 
     /// The paired device this session is authorized as, if it is.
     public var authorizedDevice: String? {

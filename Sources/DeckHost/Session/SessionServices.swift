@@ -35,13 +35,15 @@ public protocol SessionServices: AnyObject {
     func isPaired(_ deviceId: String) -> Bool
     /// A device that is not paired said hello: issue a PIN if the gate allows, and tell the user.
     func pairingWanted(by name: String)
-    /// Checks the PIN gate and answers `pairStart`.
-    func beginPairing(_ start: DeviceMessage.PairStart) -> HandshakeStep<HostMessage.PairChallenge, PairingState>
-    /// Checks `cA`; on success creates the device (the caller stores it).
-    func finishPairing(_ state: PairingState, _ confirm: DeviceMessage.PairConfirm, name: String)
+    /// Checks the PIN gate and answers `pairStart` from `peer` (its address, for the log).
+    func beginPairing(_ start: DeviceMessage.PairStart, peer: String)
+        -> HandshakeStep<HostMessage.PairChallenge, PairingState>
+    /// Checks `cA`; on success creates the device (the caller stores it). `peer` is the address, for the log.
+    func finishPairing(_ state: PairingState, _ confirm: DeviceMessage.PairConfirm, name: String, peer: String)
         -> HandshakeStep<HostMessage.Paired, DeviceRecord>
     /// Answers `authStart` for a paired device.
     func beginAuth(_ start: DeviceMessage.AuthStart) -> HandshakeStep<HostMessage.AuthChallenge, AuthState>
-    /// Checks the device proof and derives the channel; a refusal closes the connection.
+    /// Checks the device proof, and that the device is still paired, and derives the channel. A refusal
+    /// closes the connection, except `unauthorized{unknownDevice}` (revoked meanwhile: pair again).
     func finishAuth(_ state: AuthState, _ finish: DeviceMessage.AuthFinish) -> HandshakeStep<Void, Channel>
 }
