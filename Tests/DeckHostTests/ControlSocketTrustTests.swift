@@ -16,7 +16,8 @@ import Testing
     func server() -> ControlServer {
         ControlServer(
             path: ControlSocket.path(configDirectory: configDirectory, environment: environment),
-            privateDirectory: ControlSocket.privateDirectory(configDirectory: configDirectory, environment: environment),
+            privateDirectory: ControlSocket.privateDirectory(
+                configDirectory: configDirectory, environment: environment),
             log: .silent
         ) { _ in
             var answer = ControlResponse()
@@ -26,7 +27,8 @@ import Testing
     }
 
     func ask() throws -> ControlResponse {
-        try ControlClient.send(ControlRequest(command: .pair), configDirectory: configDirectory, environment: environment)
+        try ControlClient.send(
+            ControlRequest(command: .pair), configDirectory: configDirectory, environment: environment)
     }
 
     func squat(mode: mode_t, owner: uid_t? = nil) throws {
@@ -81,7 +83,7 @@ import Testing
             _ = try ask()
             Issue.record("the CLI trusted a socket in a directory others can read")
         } catch let failure as ControlClient.Failure {
-            guard case .untrusted(let reason) = failure else { return #expect(Bool(false), "\(failure)") }
+            guard case .untrusted(let reason) = failure else { return Issue.record("refused as \(failure)") }
             #expect(reason.contains("refusing the control socket directory \(folder): its mode is 755"))
         }
     }
@@ -105,7 +107,10 @@ import Testing
     }
 
     @Test func noDirectoryMeansNotRunning() {
-        #expect(throws: ControlClient.Failure.notRunning(ControlSocket.path(configDirectory: configDirectory, environment: environment))) {
+        #expect(
+            throws: ControlClient.Failure.notRunning(
+                ControlSocket.path(configDirectory: configDirectory, environment: environment))
+        ) {
             try ask()
         }
     }

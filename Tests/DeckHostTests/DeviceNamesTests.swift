@@ -50,7 +50,8 @@ import Testing
 
     @Test func namesFromAnOlderFileAreShownCleaned() throws {
         let secret = Data(repeating: 1, count: 32).base64EncodedString()
-        try dir.write(#"{"devices":[{"id":"ab","name":"evil\u202egpj.exe","secret":"\#(secret)"}]}"#, to: "devices.json")
+        try dir.write(
+            #"{"devices":[{"id":"ab","name":"evil\u202egpj.exe","secret":"\#(secret)"}]}"#, to: "devices.json")
         #expect(try book().records.map(\.name) == ["evilgpj.exe"])
     }
 

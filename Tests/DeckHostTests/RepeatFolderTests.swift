@@ -19,7 +19,8 @@ import Testing
         let other = Line(.info, "serving")
         #expect(
             folder.offer(other, now: at(2)) == [
-                Line(.notice, "… repeated 999 more times: a device asked to pair during the PIN back-off",
+                Line(
+                    .notice, "… repeated 999 more times: a device asked to pair during the PIN back-off",
                     ["device.name": "x"]),
                 other,
             ])
@@ -88,7 +89,9 @@ private final class LineSink: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
     var lines: [String] { lock.withLock { stored } }
-    var write: Logger.Sink { { level, message, _ in self.lock.withLock { self.stored.append("[\(level)] \(message)") } } }
+    var write: Logger.Sink {
+        { level, message, _ in self.lock.withLock { self.stored.append("[\(level)] \(message)") } }
+    }
 }
 
 /// A clock the test moves by hand.
