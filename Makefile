@@ -2,10 +2,11 @@
 # `make test`  installs what the tests need and runs every test.
 # `make bench` prints the benchmarks as ratios against baselines measured in the same run.
 # `make fuzz`  runs the libFuzzer harnesses (Tests/fuzz/), FUZZ_SECONDS each; not part of `make test`.
+# `make test-js-node18` runs the JS tests with Debian's/Ubuntu's own Node 18; not part of `make test`.
 SWIFT ?= swift
 PY := .venv/bin/python
 
-.PHONY: run test bench fuzz build build-release test-swift test-js test-py clean
+.PHONY: run test bench fuzz build build-release test-swift test-js test-js-node18 test-py clean
 
 run: build-release
 	scripts/run-host $(ARGS)
@@ -25,6 +26,10 @@ test-swift:
 
 test-js:
 	node --test Web/test/
+
+# The JS tests with the distribution's own Node 18 (Debian 12, Ubuntu 24.04), fetched with apt-get download.
+test-js-node18:
+	scripts/with-debian-node node --test Web/test/
 
 test-py:
 	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser

@@ -2,7 +2,7 @@ import Foundation
 
 /// The seam that opens terminal windows (STYLE practice 1).
 public struct TerminalLauncher: Sendable {
-    /// Opens a new terminal window in `directory` (`""` = home, `~` expanded).
+    /// Opens a new terminal window in `directory` (`""` = home, `~` expanded, relative = under home).
     public var open: @Sendable (_ directory: String) async -> ActionResult
     /// Runs `arguments` inside a new terminal window (for `Terminal=true` apps); nil directory = home.
     public var run: @Sendable (_ arguments: [String], _ directory: String?) async -> ActionResult
@@ -45,8 +45,16 @@ public struct TerminalLauncher: Sendable {
         open: { _ in preconditionFailure("TerminalLauncher.open called in a test that does not expect it") },
         run: { _, _ in preconditionFailure("TerminalLauncher.run called in a test that does not expect it") })
 
+    /// Where a button's `directory` points: home when empty, `~` expanded, and a relative path under home (the
+    /// daemon's own working directory is wherever it happened to be started, which the user never sees).
+    static func folder(_ directory: String, in environment: HostEnvironment) -> String {
+        let expanded = directory.isEmpty ? environment.home : environment.expandingTilde(directory)
+        guard !expanded.hasPrefix("/") else { return expanded }
+        return URL(fileURLWithPath: environment.home).appendingPathComponent(expanded).standardizedFileURL.path
+    }
+
     private static func launch(environment: HostEnvironment, directory: String, command: [String]?) -> ActionResult {
-        let folder = directory.isEmpty ? environment.home : environment.expandingTilde(directory)
+        let folder = folder(directory, in: environment)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             return .failed("folder not found: \(directory)")

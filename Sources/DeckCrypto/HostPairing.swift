@@ -44,7 +44,7 @@ public struct HostPairing: Sendable {
         guard let host = try? PairingKeys.party(.b, pin: ticket.pin), let keys = try? host.finish(peerShare: pA) else {
             return .pairingFailed(.init(reason: .badMessage))
         }
-        challenged = Challenged(keys: keys, ticket: ticket, name: String(start.name.prefix(64)))
+        challenged = Challenged(keys: keys, ticket: ticket, name: DisplayName.clean(start.name))
         return .pairChallenge(.init(pB: host.share.base64EncodedString()))
     }
 

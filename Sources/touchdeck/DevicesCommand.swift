@@ -6,6 +6,7 @@ struct DevicesCommand: Command {
     static let summary = """
         devices [--config-dir D]         list paired devices with when they were last seen
           touchdeck devices allow-screen NAME on|off
+          touchdeck devices rename NAME NEW-NAME
           touchdeck devices revoke NAME
         """
     let arguments: Arguments
@@ -24,6 +25,9 @@ struct DevicesCommand: Command {
         case "revoke":
             guard words.count == 2 else { throw UsageError("usage: touchdeck devices revoke NAME") }
             request = ControlRequest(command: .revoke, name: words[1])
+        case "rename":
+            guard words.count == 3 else { throw UsageError("usage: touchdeck devices rename NAME NEW-NAME") }
+            request = ControlRequest(command: .rename, name: words[1], newName: words[2])
         default: throw UsageError("unknown devices command '\(words[0])'")
         }
     }
@@ -36,6 +40,7 @@ struct DevicesCommand: Command {
         case .revoke: print("Revoked \(request.name ?? ""); its connections were closed and it must pair again.")
         case .allowScreen:
             print("Screen viewing \(request.on == true ? "allowed" : "denied") for \(request.name ?? "").")
+        case .rename: print("Renamed \(request.name ?? "") to \(response.name ?? request.newName ?? "").")
         default: break
         }
         Self.printTable(response.devices ?? [])

@@ -9,6 +9,7 @@ import { AppPicker } from './picker.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
+import { cleanName, guessDeviceName } from '../core/names.js';
 
 const $ = (selector) => document.querySelector(selector);
 const app = $('#app');
@@ -16,11 +17,11 @@ const status = $('#status-text');
 let layout = [Array(12).fill(null)];
 let apps = [];
 
+const NAME_KEY = 'touchdeck.deviceName';
+
+/** The name this device goes by: the one its user gave on the PIN sheet, else a guess from the browser. */
 function deviceName() {
-  const ua = navigator.userAgent;
-  const kind = /iPad/.test(ua) ? 'iPad' : /iPhone/.test(ua) ? 'iPhone' : /Android/.test(ua) ? 'Android'
-    : /Macintosh/.test(ua) && navigator.maxTouchPoints > 1 ? 'iPad' : 'Browser';
-  return `${kind} (${navigator.platform || 'web'})`.slice(0, 64);
+  return cleanName(localStorage.getItem(NAME_KEY) ?? '') || guessDeviceName(navigator);
 }
 
 if (!window.isSecureContext || !globalThis.crypto?.subtle) {
@@ -116,7 +117,9 @@ function showState(client, { state, everOpened }) {
 function setUpPairing(client) {
   const form = $('#pair-form');
   const pin = $('#pin');
+  const name = $('#device-name');
   const error = $('#pair-error');
+  name.value = client.name;
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const value = pin.value.trim();
@@ -124,6 +127,11 @@ function setUpPairing(client) {
       error.textContent = 'The PIN has 6 digits.';
       return;
     }
+    // Cleaned as the host will clean it, so the name kept here is the one `touchdeck devices` shows
+    // (before the host adds " 2" to a name another device has).
+    client.name = cleanName(name.value) || guessDeviceName(navigator);
+    name.value = client.name;
+    localStorage.setItem(NAME_KEY, client.name);
     error.textContent = '';
     pin.value = '';
     client.submitPin(value);

@@ -1,4 +1,5 @@
 // Small byte helpers shared by the crypto and protocol modules. DOM-free, so `node --test` can import them.
+import { fillRandom } from './webcrypto.js';
 
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
@@ -77,9 +78,7 @@ export function readU64be(bytes, offset = 0) {
 
 /** Cryptographically random bytes from WebCrypto. */
 export function randomBytes(count) {
-  const out = new Uint8Array(count);
-  globalThis.crypto.getRandomValues(out);
-  return out;
+  return fillRandom(new Uint8Array(count));
 }
 
 /** Big-endian unsigned integer from bytes. */

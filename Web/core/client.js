@@ -2,6 +2,15 @@
 // explicit transition table (STYLE practice 12). DOM-free, so `node --test` drives it with a fake socket.
 import { log } from './log.js';
 
+// Node 18 has EventTarget and Event but no CustomEvent (a global from Node 19); the fallback carries `detail`
+// the same way, so the JS tests also run on Debian's and Ubuntu's own Node.
+const DetailEvent = globalThis.CustomEvent ?? class extends Event {
+  constructor(type, init = {}) {
+    super(type);
+    this.detail = init.detail ?? null;
+  }
+};
+
 /** state → event → next state. Anything not listed is ignored (and logged at debug). */
 export const TRANSITIONS = {
   idle: { start: 'connecting' },
@@ -232,5 +241,5 @@ export class DeckClient extends EventTarget {
     this.#emit(message.type, message);
   }
 
-  #emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+  #emit(type, detail) { this.dispatchEvent(new DetailEvent(type, { detail })); }
 }

@@ -1,6 +1,8 @@
 // Layout rules the client shares with DeckKit's DeckLayout (SPEC §4). The host is the single source of
 // truth; the client uses these to place slots and to check itself against Tests/Fixtures/rules/layout.json.
 
+import { stripName } from './names.js';
+
 export const SLOTS_PER_PAGE = 12;
 /** Limits the host enforces (DeckLayout.maxPages, maxLabel, maxField). */
 export const MAX_PAGES = 100;
@@ -87,10 +89,15 @@ export function moveButton(pages, from, to) {
   return withinLimit(normalize(out));
 }
 
+// The host cleans a label as it takes it (DisplayName.strip in DeckKit): every device shows it.
+function withShownLabel(button) {
+  return typeof button?.label === 'string' ? { ...button, label: stripName(button.label) } : button;
+}
+
 /** Applies a layout message (setButton, clearButton, moveButton) the way the host does. */
 export function applyEdit(pages, edit) {
   switch (edit.type) {
-    case 'setButton': return setButton(pages, edit.page, edit.index, edit.button);
+    case 'setButton': return setButton(pages, edit.page, edit.index, withShownLabel(edit.button));
     case 'clearButton': return clearButton(pages, edit.page, edit.index);
     case 'moveButton':
       return moveButton(pages, { page: edit.fromPage, index: edit.fromIndex }, { page: edit.toPage, index: edit.toIndex });

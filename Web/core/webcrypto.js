@@ -1,10 +1,24 @@
 // The primitives WebCrypto does have (SHA-256, HMAC, HKDF, ECDH P-256), wrapped to take and return
-// Uint8Arrays. `crypto.subtle` exists in Node 20 and in browsers on secure (https) pages only.
+// Uint8Arrays. `crypto.subtle` exists in browsers on secure (https) pages only, and as a global from Node 19.
+
+// Node 18 (Debian 12's and Ubuntu 24.04's own `nodejs`) has WebCrypto only as `node:crypto`'s `webcrypto`.
+// Asked only under Node: a browser must never try to load a `node:` module.
+const webcrypto = globalThis.crypto?.subtle
+  ? globalThis.crypto
+  : globalThis.process?.versions?.node
+    ? (await import('node:crypto')).webcrypto
+    : globalThis.crypto;
 
 function subtle() {
-  const api = globalThis.crypto?.subtle;
+  const api = webcrypto?.subtle;
   if (!api) throw new Error('WebCrypto is unavailable: open the page over https');
   return api;
+}
+
+/** Fills `bytes` with cryptographically random values and returns it. */
+export function fillRandom(bytes) {
+  if (!webcrypto?.getRandomValues) throw new Error('no random source: open the page over https');
+  return webcrypto.getRandomValues(bytes);
 }
 
 /** SHA-256 digest. */

@@ -25,7 +25,8 @@ public final class ConfigStore {
     /// Files that were unreadable and could not be moved aside: never written, so never overwritten.
     private var frozen: Set<File> = []
 
-    /// Opens (and creates, mode 0700) the directory.
+    /// Opens the directory: creates it with mode 0700, or takes away the access an older version (or the
+    /// user's umask) gave others to an existing one, since it holds the device secrets and the CA's key.
     public init(directory: URL, now: @escaping @Sendable () -> Date = Date.init) throws {
         self.directory = directory
         self.now = now
@@ -40,7 +41,16 @@ public final class ConfigStore {
         } else if !isDirectory.boolValue {
             throw ConfigError.directory(directory.path)
         }
+        try Self.tighten(directory)
         AtomicFile.removeLeftovers(in: directory)
+    }
+
+    /// Sets the directory's mode to 0700 when group or others have any access to it.
+    private static func tighten(_ directory: URL) throws {
+        var info = stat()
+        guard stat(directory.path, &info) == 0 else { throw ConfigError.directory(directory.path) }
+        guard info.st_mode & 0o077 != 0 else { return }
+        guard chmod(directory.path, 0o700) == 0 else { throw ConfigError.system("chmod \(directory.path)", errno) }
     }
 
     /// `--config-dir` if given, else `$XDG_CONFIG_HOME/touchdeck`, else `~/.config/touchdeck`.

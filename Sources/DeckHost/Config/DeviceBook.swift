@@ -1,3 +1,4 @@
+import DeckKit
 import Foundation
 
 /// The paired devices, kept in `devices.json` (mode 0600) and saved after every change.
@@ -9,6 +10,8 @@ public final class DeviceBook {
     public init(store: ConfigStore) {
         self.store = store
         records = store.load(.devices, as: DeviceFile.self, fallback: DeviceFile(devices: [])).devices
+        // Files written before names were cleaned may hold control or bidi characters; show them cleaned.
+        for index in records.indices { records[index].name = DisplayName.clean(records[index].name) }
     }
 
     func record(id: String) -> DeviceRecord? { records.first { $0.id == id } }
@@ -20,9 +23,25 @@ public final class DeviceBook {
         return name.count >= 4 ? records.filter { $0.id.hasPrefix(name.lowercased()) } : []
     }
 
+    /// Saves a newly paired device under a name no other device has (`DisplayName.unique`: a second "iPad"
+    /// becomes "iPad 2"), so that every device can be named in `touchdeck devices`.
     public func add(_ record: DeviceRecord) throws {
-        records.append(record)
+        var stored = record
+        stored.name = DisplayName.unique(record.name, taken: records.map(\.name))
+        records.append(stored)
         try save()
+    }
+
+    /// Gives the device `id` the name `wanted`, cleaned; refused when it is empty or another device has it
+    /// (ignoring case). Saved at once (atomically, like every change). Returns the name now stored.
+    func rename(id: String, to wanted: String) throws -> String {
+        let name = DisplayName.clean(wanted)
+        guard !name.isEmpty else { throw RenameRefusal.empty }
+        if let other = records.first(where: { $0.id != id && $0.name.lowercased() == name.lowercased() }) {
+            throw RenameRefusal.taken(other.name)
+        }
+        try update(id: id) { $0.name = name }
+        return name
     }
 
     func update(id: String, _ change: (inout DeviceRecord) -> Void) throws {
@@ -37,4 +56,19 @@ public final class DeviceBook {
     }
 
     private func save() throws { try store.save(DeviceFile(devices: records), to: .devices) }
+}
+
+/// Why `touchdeck devices rename` was refused.
+enum RenameRefusal: Error, Equatable, CustomStringConvertible {
+    /// Nothing was left of the new name once control and bidi characters were removed.
+    case empty
+    /// Another device already has this name.
+    case taken(String)
+
+    var description: String {
+        switch self {
+        case .empty: "the new name is empty once control characters are removed"
+        case .taken(let name): "another device is already called \(name); pick another name"
+        }
+    }
 }

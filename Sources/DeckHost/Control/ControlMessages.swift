@@ -4,7 +4,7 @@ import Foundation
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// What to do.
     public enum Command: String, Codable, Sendable {
-        case pair, devices, allowScreen, revoke, status, disconnectViewer
+        case pair, devices, allowScreen, revoke, rename, status, disconnectViewer
     }
 
     public var command: Command
@@ -12,11 +12,14 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var name: String?
     /// For `allowScreen`: on or off.
     public var on: Bool?
+    /// For `rename`: the name wanted (the host cleans it).
+    public var newName: String?
 
-    public init(command: Command, name: String? = nil, on: Bool? = nil) {
+    public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command
         self.name = name
         self.on = on
+        self.newName = newName
     }
 }
 
@@ -70,6 +73,8 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var caFingerprint: String?
     /// `status`: what the user must do about the CA (trust a replaced one; addresses it cannot cover).
     public var caNotices: [String]?
+    /// `rename`: the name the device now has, as cleaned and stored.
+    public var name: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -27,20 +27,33 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     public let path: String
+    /// The private directory the socket lives in when not in the config dir (`ControlSocket.privateDirectory`).
+    public let privateDirectory: String?
     private let handler: Handler
     private let log: Logger
     private var listener: Int32 = -1
 
-    public init(path: String, log: Logger, handler: @escaping Handler) {
+    public init(path: String, privateDirectory: String? = nil, log: Logger, handler: @escaping Handler) {
         self.path = path
+        self.privateDirectory = privateDirectory
         self.log = log
         self.handler = handler
     }
 
+    /// The server for the daemon that uses `configDirectory`: its socket path and private directory.
+    public convenience init(configDirectory: URL, log: Logger, handler: @escaping Handler) {
+        self.init(
+            path: ControlSocket.path(configDirectory: configDirectory),
+            privateDirectory: ControlSocket.privateDirectory(configDirectory: configDirectory), log: log,
+            handler: handler)
+    }
+
     deinit { stop() }
 
-    /// Binds the socket (removing a stale one) and starts answering on a thread of its own.
+    /// Binds the socket (removing a stale one) and starts answering on a thread of its own. Refuses a private
+    /// directory that is not this user's alone (`PrivateDirectory.Untrusted`).
     public func start() throws {
+        if let privateDirectory { try PrivateDirectory.prepare(privateDirectory) }
         if FileManager.default.fileExists(atPath: path) {
             let probe = ControlSocket.connect(path)
             if probe >= 0 {
@@ -129,13 +142,7 @@ public final class ControlServer: @unchecked Sendable {
         return box.value ?? .failure("no answer")
     }
 
-    private func peerIsOwner(_ fd: Int32) -> Bool {
-        // `struct ucred` {pid, uid, gid} needs _GNU_SOURCE, which Swift's Glibc lacks; read its three 32-bit fields.
-        var credentials: [UInt32] = [0, 0, 0]
-        var size = socklen_t(12)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, size == 12 else { return false }
-        return credentials[1] == getuid()
-    }
+    private func peerIsOwner(_ fd: Int32) -> Bool { ControlSocket.peerUID(fd) == getuid() }
 }
 
 /// Carries the answer from the task to the waiting thread; the semaphore orders the write before the read.

@@ -4,16 +4,38 @@ import Foundation
     import Glibc
 #endif
 
-/// Where the daemon's control socket lives: in the config dir, so `--config-dir` finds it; when that path is
-/// too long for a Unix socket, in `$XDG_RUNTIME_DIR` (else /tmp) under a name derived from the config dir.
+/// Where the daemon's control socket lives: in the config dir (mode 0700, see `ConfigStore`), so
+/// `--config-dir` finds it; when that path is too long for a Unix socket, in a private directory
+/// `touchdeck-<uid>` under `$XDG_RUNTIME_DIR` (else /tmp), named after the config dir. In /tmp anyone could
+/// create that directory first and put their own socket in it (feeding the CLI a fake PIN and address), so the
+/// daemon creates it 0700 and both sides check its owner and mode before trusting it (`PrivateDirectory`).
 public enum ControlSocket {
     public static func path(configDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
-        let inside = configDirectory.appendingPathComponent("control.sock").path
-        if inside.utf8.count < 100 { return inside }
+        guard let folder = privateDirectory(configDirectory: configDirectory, environment: environment) else {
+            return configDirectory.appendingPathComponent("control.sock").path
+        }
+        return "\(folder)/\(fnv1a(configDirectory.standardizedFileURL.path)).sock"
+    }
+
+    /// The private directory for sockets whose config-dir path is too long; nil when the socket is in the
+    /// config dir.
+    public static func privateDirectory(
+        configDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        guard configDirectory.appendingPathComponent("control.sock").path.utf8.count >= 100 else { return nil }
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        return "\(base)/touchdeck-\(getuid())-\(fnv1a(configDirectory.standardizedFileURL.path)).sock"
+        return "\(base)/touchdeck-\(getuid())"
+    }
+
+    /// The uid of the process at the other end of a connected Unix socket; nil when it cannot be read.
+    static func peerUID(_ fd: Int32) -> UInt32? {
+        // `struct ucred` {pid, uid, gid} needs _GNU_SOURCE, which Swift's Glibc lacks; read its three 32-bit fields.
+        var credentials: [UInt32] = [0, 0, 0]
+        var size = socklen_t(12)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, size == 12 else { return nil }
+        return credentials[1]
     }
 
     private static func fnv1a(_ text: String) -> String {

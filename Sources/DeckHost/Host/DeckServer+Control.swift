@@ -11,6 +11,7 @@ extension DeckServer {
         case .status: return status()
         case .allowScreen: return allowScreen(request.name, request.on)
         case .revoke: return revoke(request.name)
+        case .rename: return rename(request.name, to: request.newName)
         case .disconnectViewer: return .failure("screen viewing is not part of this host yet")
         }
     }
@@ -25,7 +26,7 @@ extension DeckServer {
         return response
     }
 
-    private func listing() -> ControlResponse {
+    func listing() -> ControlResponse {
         var response = ControlResponse()
         let live = authorizedConnections
         response.devices = devices.records.map { record in
@@ -52,7 +53,7 @@ extension DeckServer {
         return response
     }
 
-    private func oneDevice(_ name: String?) -> Result<DeviceRecord, ControlResponseFailure> {
+    func oneDevice(_ name: String?) -> Result<DeviceRecord, ControlResponseFailure> {
         guard let name, !name.isEmpty else { return .failure(.init("name a device (see `touchdeck devices`)")) }
         let found = devices.matching(name)
         guard !found.isEmpty else { return .failure(.init("no paired device is called \(name)")) }

@@ -127,7 +127,7 @@ public actor DeckServer {
     private func remember(_ record: DeviceRecord) {
         do {
             try devices.add(record)
-            log.notice("paired a new device", ["device.name": record.name])
+            log.notice("paired a new device", ["device.name": devices.record(id: record.id)?.name ?? record.name])
         } catch {
             log.error("could not save the new device: \(error)", ["device.name": record.name])
         }

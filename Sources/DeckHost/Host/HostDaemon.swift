@@ -46,7 +46,7 @@ public struct HostDaemon {
         setup.start()
         routes.value = setup
         let hostName = host.hostName
-        let control = ControlServer(path: ControlSocket.path(configDirectory: options.configDirectory), log: log) {
+        let control = ControlServer(configDirectory: options.configDirectory, log: log) {
             await host.control($0)
         }
         try control.start()
@@ -62,6 +62,7 @@ public struct HostDaemon {
         server.stop()
         events.finish()
         await runner.value
+        log.flushRepeats()
     }
 
     private func prepareCertificates() throws -> CertificateFiles {

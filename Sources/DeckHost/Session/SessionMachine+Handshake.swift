@@ -82,11 +82,6 @@ extension SessionMachine {
         }
     }
 
-    /// Names are shown to the host's user: at most 64 characters, no control characters.
-    static func cleanName(_ name: String) -> String {
-        let shown = name.unicodeScalars.filter {
-            $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value)
-        }
-        return String(String(String.UnicodeScalarView(shown)).prefix(64))
-    }
+    /// Names are shown to the host's user: DeckKit's one rule (no control or bidi characters, 64 characters).
+    static func cleanName(_ name: String) -> String { DisplayName.clean(name) }
 }

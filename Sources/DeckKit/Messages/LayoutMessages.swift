@@ -20,8 +20,11 @@ extension DeviceMessage {
             self.button = button
         }
 
+        /// Sets the button with its label cleaned (`DisplayName.strip`): every device shows it.
         public func apply(to layout: inout DeckLayout) throws {
-            try layout.set(page: page, index: index, button: button)
+            var shown = button
+            shown.label = DisplayName.strip(button.label)
+            try layout.set(page: page, index: index, button: shown)
         }
     }
 
