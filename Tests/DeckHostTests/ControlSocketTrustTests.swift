@@ -26,9 +26,12 @@ import Testing
         }
     }
 
-    func ask() throws -> ControlResponse {
-        try ControlClient.send(
-            ControlRequest(command: .pair), configDirectory: configDirectory, environment: environment)
+    /// `touchdeck pair` as the CLI sends it, off the cooperative pool (the server answers through a task).
+    func ask() async throws -> ControlResponse {
+        let (directory, environment) = (configDirectory, environment)
+        return try await offThePool {
+            try ControlClient.send(ControlRequest(command: .pair), configDirectory: directory, environment: environment)
+        }
     }
 
     func squat(mode: mode_t, owner: uid_t? = nil) throws {
@@ -45,13 +48,13 @@ import Testing
         #expect(tmp == "/tmp/touchdeck-\(getuid())")
     }
 
-    @Test func theDaemonCreatesTheDirectory700AndTheCLIGetsItsAnswer() throws {
+    @Test func theDaemonCreatesTheDirectory700AndTheCLIGetsItsAnswer() async throws {
         let server = server()
         try server.start()
         defer { server.stop() }
         let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
         #expect(mode == 0o700)
-        #expect(try ask().pin == "123456")
+        #expect(try await ask().pin == "123456")
     }
 
     @Test func aDirectoryOpenToOthersIsRefusedByTheDaemon() throws {
@@ -74,22 +77,25 @@ import Testing
         #expect(throws: PrivateDirectory.Untrusted.notADirectory(folder)) { try server().start() }
     }
 
-    @Test func theCLIRefusesASocketInADirectoryOpenedLater() throws {
+    @Test func theCLIRefusesASocketInADirectoryOpenedLater() async throws {
         let server = server()
         try server.start()
         defer { server.stop() }
         #expect(chmod(folder, 0o755) == 0)
         do {
-            _ = try ask()
+            _ = try await ask()
             Issue.record("the CLI trusted a socket in a directory others can read")
         } catch let failure as ControlClient.Failure {
-            guard case .untrusted(let reason) = failure else { return Issue.record("refused as \(failure)") }
+            guard case .untrusted(let reason) = failure else {
+                Issue.record("refused as \(failure)")
+                return
+            }
             #expect(reason.contains("refusing the control socket directory \(folder): its mode is 755"))
         }
     }
 
     @Test(.enabled(if: getuid() == 0, "only root can give a directory to another user"))
-    func theCLIRefusesAFakeDaemonInASquattedDirectory() throws {
+    func theCLIRefusesAFakeDaemonInASquattedDirectory() async throws {
         // The squatter's directory holds a socket that answers like the daemon, with a PIN of its choosing.
         try squat(mode: 0o777)
         let fake = ControlServer(
@@ -102,16 +108,16 @@ import Testing
         try fake.start()
         defer { fake.stop() }
         #expect(chown(folder, 65534, 65534) == 0)
-        #expect(throws: ControlClient.Failure.self) { try ask() }
-        #expect((try? ask())?.pin == nil)
+        await #expect(throws: ControlClient.Failure.self) { try await ask() }
+        #expect((try? await ask())?.pin == nil)
     }
 
-    @Test func noDirectoryMeansNotRunning() {
-        #expect(
+    @Test func noDirectoryMeansNotRunning() async {
+        await #expect(
             throws: ControlClient.Failure.notRunning(
                 ControlSocket.path(configDirectory: configDirectory, environment: environment))
         ) {
-            try ask()
+            try await ask()
         }
     }
 }

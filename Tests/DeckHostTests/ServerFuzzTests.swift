@@ -53,7 +53,7 @@ import Testing
         return last.allSatisfy { $0 == nil } && !twoEmpty
     }
 
-    @Test func controlSocketAnswersEveryLine() throws {
+    @Test func controlSocketAnswersEveryLine() async throws {
         var rng = FuzzRNG(seed: 0x5EED_0B02)
         let dir = TempDir()
         let server = ControlServer(path: ControlSocket.path(configDirectory: dir.url), log: .silent) { request in
@@ -70,7 +70,7 @@ import Testing
             // Nothing at all is not a request; the daemon just hangs up.
             if line.isEmpty { continue }
             let request = try? ControlCodec.decoder.decode(ControlRequest.self, from: line)
-            let answer = Self.ask(server.path, line).flatMap { try? ControlCodec.decoder.decode(ControlResponse.self, from: $0) }
+            let answer = try await offThePool { [path = server.path] in Self.ask(path, line) }.flatMap { try? ControlCodec.decoder.decode(ControlResponse.self, from: $0) }
             #expect(answer?.ok == (request != nil), "#\(i)")
             readable += request == nil ? 0 : 1
         }

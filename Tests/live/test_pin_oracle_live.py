@@ -131,7 +131,10 @@ def test_wrong_and_dead_pins_are_logged_with_the_address_never_the_pin(daemon):
     log = daemon.log()
     wrong = [line for line in log.splitlines() if "wrong PIN" in line]
     dead = [line for line in log.splitlines() if "PIN dead" in line]
-    assert len(wrong) == 5 and all("peer.address=127.0.0.1" in line for line in wrong), log
+    # Repeated lines are folded ("… repeated 3 more times: … pin.remaining=3,2,1"); every try is still there.
+    remaining = [int(n) for line in wrong for n in re.search(r"pin\.remaining=([\d,]+)", line)[1].split(",")]
+    assert remaining == [4, 3, 2, 1, 0], log
+    assert all("peer.address=127.0.0.1" in line for line in wrong), log
     assert len(dead) == 1 and "peer.address=127.0.0.1" in dead[0], log
     assert not re.search(rf"(?<!\d){pin}(?!\d)", log), "the PIN reached the log"
 
