@@ -25,7 +25,8 @@ enum DisplaysMessage {
         guard !monitors.isEmpty else { return noPermission }
         let compressor = try? JPEGCompressor()
         var entries: [HostMessage.DisplayEntry] = []
-        for monitor in monitors {
+        // Sorted here too, so the order on the wire does not rest on each back-end keeping its promise.
+        for monitor in Monitor.leftToRight(monitors) {
             let thumbnail = await thumbnail(of: monitor, from: source, using: compressor, log: log)
             entries.append(
                 .init(
