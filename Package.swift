@@ -24,12 +24,17 @@ let package = Package(
         .target(name: "DeckMedia", dependencies: ["DeckKit", "CAVCodec", "CYUV"]),
         .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
         .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
+        .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
-            dependencies: ["DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "COpenSSL", "CAvahi"]),
+            dependencies: [
+                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "COpenSSL", "CAvahi",
+            ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
         .executableTarget(name: "touchdeck-bench", dependencies: ["DeckKit", "DeckCrypto", "DeckHost"]),
@@ -37,6 +42,7 @@ let package = Package(
         .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
+        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG"]),
         .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
     ]
 )

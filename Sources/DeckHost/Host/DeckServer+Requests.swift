@@ -13,6 +13,7 @@ extension DeckServer {
         case .setVolume(let request): changeVolume(for: id) { await $0.setLevel(request.level) }
         case .toggleMute: changeVolume(for: id) { await $0.toggleMute() }
         case .keypad(let request): typeKey(request.key, for: id)
+        case .listDisplays: listDisplays(for: id)
         default:
             // Screen and typing are added by their own parts of the host.
             sendSealed(

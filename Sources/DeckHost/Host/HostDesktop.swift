@@ -1,7 +1,8 @@
 import DeckActions
+import DeckScreen
 import Foundation
 
-/// What presses, `listApps`, the volume gauge and the keypad reach on the computer (STYLE practice 1).
+/// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (STYLE practice 1).
 /// The daemon passes the live desktop, the in-process tests pass fakes; the session code sees only this.
 public struct HostDesktop: Sendable {
     /// Runs app, command and terminal buttons.
@@ -16,11 +17,13 @@ public struct HostDesktop: Sendable {
     public var volumeFeed: VolumeFeed
     /// The folder command buttons write their output to (shown by `touchdeck status`).
     public var commandLogs: String
+    /// The monitors and their pictures, for screen viewing.
+    public var screen: ScreenSource
 
     /// A desktop from its parts.
     public init(
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
-        commandLogs: String
+        commandLogs: String, screen: ScreenSource = .noDisplay
     ) {
         self.actions = actions
         self.apps = apps
@@ -28,29 +31,33 @@ public struct HostDesktop: Sendable {
         self.keys = keys
         self.volumeFeed = volumeFeed
         self.commandLogs = commandLogs
+        self.screen = screen
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
-    /// `$PULSE_SERVER` (or the default), XTest on `$DISPLAY`.
+    /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`.
     public static func live(environment: HostEnvironment = .current) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: .live(onChange: feed.report), keys: .live(),
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment))
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11())
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
-    /// the volume starts at `volume`, keys answer `keyResult` and are reported to `typed`.
+    /// the volume starts at `volume`, keys answer `keyResult` and are reported to `typed`, the screen is
+    /// `screen` (none unless given).
     public static func fake(
         actions: ActionRunner = .fake(), apps: [CatalogApp] = [],
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
-        keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in }
+        keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
+        screen: ScreenSource = .noDisplay
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
-            keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs")
+            keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
+            screen: screen)
     }
 }
 

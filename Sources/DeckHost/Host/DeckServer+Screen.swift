@@ -1,0 +1,32 @@
+import DeckKit
+import DeckTransport
+import Foundation
+
+// Screen viewing (PROTOCOL §6 "Screen", SPEC §7). For now: the monitor list with thumbnails.
+extension DeckServer {
+    /// `listDisplays` → `displays`. A device whose "screen allowed" is off gets `notAllowed` and an empty list
+    /// without the desktop being touched. Otherwise the monitors are listed and grabbed off the actor; the
+    /// answer is checked against the device's setting again when it is ready, so `allow-screen NAME off`
+    /// given meanwhile still keeps the pictures from it.
+    func listDisplays(for id: ConnectionID) {
+        guard screenAllowed(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
+        let source = desktop.screen
+        let log = self.log
+        Task {
+            let message = await Task.detached { await DisplaysMessage.build(from: source, log: log) }.value
+            self.displaysReady(message, for: id)
+        }
+    }
+
+    private func displaysReady(_ message: HostMessage.Displays, for id: ConnectionID) {
+        guard screenAllowed(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
+        sendSealed(.displays(message), to: id)
+    }
+
+    /// Whether the device on connection `id` may view the screen now. Read from the device book on every
+    /// request, so `touchdeck devices allow-screen` applies to a connected device from its next request on.
+    func screenAllowed(for id: ConnectionID) -> Bool {
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return false }
+        return devices.record(id: deviceId)?.screenAllowed == true
+    }
+}
