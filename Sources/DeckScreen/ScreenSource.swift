@@ -3,10 +3,10 @@ import Foundation
 /// The seam between screen viewing and the desktop it shows (SPEC §7, STYLE practice 1): the rest of the
 /// host asks this for monitors and pictures and never learns whether X11 or a Wayland compositor answers.
 ///
-/// Today it lists monitors and takes one-shot grabs (for `listDisplays`' thumbnails). Continuous capture joins
-/// it as a third member that opens one monitor and delivers frames (the same `ScreenImage` layout, plus the
-/// damaged rectangles and the cursor) on the back-end's own thread — X11's XShm + XDamage loop, or PipeWire's
-/// callback for Wayland — so the pipeline behind it stays the same for every back-end.
+/// It lists monitors, takes one-shot grabs (for `listDisplays`' thumbnails) and starts continuous captures
+/// that deliver frames (`CapturedFrame`: the `ScreenImage` layout, the damaged rectangles, the cursor drawn
+/// in) on the back-end's own thread — X11's XShm + XDamage loop, or PipeWire's callback for Wayland — so the
+/// pipeline behind it stays the same for every back-end.
 ///
 /// Both calls may block on the desktop for a while; the back-ends run them on their own queue, never on the
 /// caller's actor.
@@ -15,28 +15,38 @@ public struct ScreenSource: Sendable {
     public var monitors: @Sendable () async throws -> [Monitor]
     /// One picture of the monitor's rectangle as it is now; throws a `ScreenSourceError`.
     public var grab: @Sendable (Monitor) async throws -> ScreenImage
+    /// Starts a continuous capture of one monitor; returns at once, frames follow on the back-end's thread.
+    public var capture: StartCapture
 
     /// A source from its operations.
     public init(
         monitors: @escaping @Sendable () async throws -> [Monitor],
-        grab: @escaping @Sendable (Monitor) async throws -> ScreenImage
+        grab: @escaping @Sendable (Monitor) async throws -> ScreenImage,
+        capture: @escaping StartCapture = { _, _, _ in throw ScreenSourceError.noDisplay }
     ) {
         self.monitors = monitors
         self.grab = grab
+        self.capture = capture
     }
 
     /// The X server at `display` (nil: `$DISPLAY` of the host process): XRandR monitors, XShm grabs (XGetImage
     /// where shared memory cannot be used). The display is opened on first use and again after it goes away.
     public static func x11(display: String? = nil) -> ScreenSource {
         let screen = X11Screen(displayName: display)
-        return ScreenSource(monitors: { try await screen.monitors() }, grab: { try await screen.grab($0) })
+        return ScreenSource(
+            monitors: { try await screen.monitors() }, grab: { try await screen.grab($0) },
+            capture: { monitor, fps, handlers in
+                throw ScreenSourceError.captureFailed("continuous X11 capture is not built yet (\(monitor.name), \(fps))")
+            })
     }
 
     /// Lists `monitors` and grabs each as `pictures` says (nil: `noSuchMonitor`), reporting every grab to
     /// `grabbed`.
+    /// Captures start a `FakeCapture` handed to `started`, which the test drives.
     public static func fake(
         monitors: [Monitor], pictures: @escaping @Sendable (Monitor) -> ScreenImage?,
-        grabbed: @escaping @Sendable (Monitor) -> Void = { _ in }
+        grabbed: @escaping @Sendable (Monitor) -> Void = { _ in },
+        started: @escaping @Sendable (FakeCapture) -> Void = { _ in }
     ) -> ScreenSource {
         ScreenSource(
             monitors: { monitors },
@@ -44,15 +54,23 @@ public struct ScreenSource: Sendable {
                 grabbed(monitor)
                 guard let picture = pictures(monitor) else { throw ScreenSourceError.noSuchMonitor }
                 return picture
+            },
+            capture: { monitor, fps, handlers in
+                guard monitors.contains(monitor) else { throw ScreenSourceError.noSuchMonitor }
+                let capture = FakeCapture(monitor: monitor, fps: fps, handlers: handlers)
+                started(capture)
+                return capture
             })
     }
 
     /// A host with no desktop: every call throws `noDisplay`.
     public static let noDisplay = ScreenSource(
-        monitors: { throw ScreenSourceError.noDisplay }, grab: { _ in throw ScreenSourceError.noDisplay })
+        monitors: { throw ScreenSourceError.noDisplay }, grab: { _ in throw ScreenSourceError.noDisplay },
+        capture: { _, _, _ in throw ScreenSourceError.noDisplay })
 
     /// Traps if called: for tests that must never reach the screen.
     public static let unimplemented = ScreenSource(
         monitors: { preconditionFailure("ScreenSource.monitors called in a test that does not expect it") },
-        grab: { _ in preconditionFailure("ScreenSource.grab called in a test that does not expect it") })
+        grab: { _ in preconditionFailure("ScreenSource.grab called in a test that does not expect it") },
+        capture: { _, _, _ in preconditionFailure("ScreenSource.capture called in a test that does not expect it") })
 }

@@ -73,7 +73,8 @@ private struct Owner {
     }
 
     @Test(arguments: [
-        (0.0, 0.0, 0, 0), (1.0, 1.0, 1278, 718), (0.5, 0.5, 639, 359), (0.999, 0.0001, 1277, 0), (0.9999, 0.0001, 1278, 0),
+        (0.0, 0.0, 0, 0), (1.0, 1.0, 1278, 718), (0.5, 0.5, 639, 359), (0.999, 0.0001, 1277, 0),
+        (0.9999, 0.0001, 1278, 0),
         (-3.0, 7.0, 0, 718), (Double.nan, Double.infinity, 0, 718),
     ])
     func farEdgeIsTheLastPixelAndOutsideValuesClamp(x: Double, y: Double, pixelX: Int, pixelY: Int) {
@@ -138,9 +139,11 @@ private struct Owner {
         #expect(driver.receive(pointer(.scroll, 0.5, 0.5, dy: 30), now: 0).actions == [here])
         #expect(driver.receive(pointer(.scroll, 0.5, 0.5, dy: 30), now: 0.1).actions == [here, .scroll(.up, steps: 1)])
         // 10 px left over: 140 more make 150, three notches, nothing left.
-        #expect(driver.receive(pointer(.scroll, 0.5, 0.5, dy: 140), now: 0.2).actions == [here, .scroll(.up, steps: 3)])
+        #expect(
+            driver.receive(pointer(.scroll, 0.5, 0.5, dy: 140), now: 0.2).actions == [here, .scroll(.up, steps: 3)])
         #expect(driver.receive(pointer(.scroll, 0.5, 0.5, dy: -49), now: 0.3).actions == [here])
-        #expect(driver.receive(pointer(.scroll, 0.5, 0.5, dy: -2), now: 0.4).actions == [here, .scroll(.down, steps: 1)])
+        #expect(
+            driver.receive(pointer(.scroll, 0.5, 0.5, dy: -2), now: 0.4).actions == [here, .scroll(.down, steps: 1)])
     }
 
     @Test func horizontalTravelTurnsTheSideWheelSeparately() {

@@ -101,10 +101,11 @@ public struct PointerDriver: Sendable {
         guard let (point, count) = clicks else { return translate(steps) }
         let target = count > 1 ? (seriesStart ?? point) : point
         seriesStart = target
-        return translate(steps.map { step in
-            if case .move = step { return .move(target) }
-            return step
-        })
+        return translate(
+            steps.map { step in
+                if case .move = step { return .move(target) }
+                return step
+            })
     }
 
     private mutating func scroll(_ event: DeviceMessage.Pointer, now: TimeInterval) -> [InputAction] {

@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 
 /// Owns one `Display*` for pointer and key input through XTest; closed in `deinit`.
 ///
@@ -20,11 +21,33 @@ final class XInputConnection {
         var minor: Int32 = 0
         hasXTest = XTestQueryExtension(display, &event, &error, &major, &minor) != 0
         // Xlib's default reaction to a lost connection is exit(1), which would take the host down with the
-        // display; this per-display handler returns instead and marks the connection broken.
+        // display. Two handlers stand in the way: the process-wide I/O error handler (libX11's default one
+        // exits before any per-display handler runs), then this display's exit handler, which returns and
+        // marks the connection broken.
+        _ = Self.returningIOErrorHandler
         XSetIOErrorExitHandler(display, xInputDisplayLost, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { XCloseDisplay(display) }
+    /// Installed once: replaces libX11's default I/O error handler (print, then exit) with one that returns,
+    /// so each display's own exit handler decides. Displays without one still end in libX11's default exit
+    /// handler (exit(1)), as before.
+    private static let returningIOErrorHandler: Void = {
+        _ = XSetIOErrorHandler { _ in 0 }
+    }()
+
+    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
+    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
+    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
+    deinit {
+        if isBroken {
+            close(XConnectionNumber(display))
+            return
+        }
+        // Closing flushes; when the server is already gone that is the first I/O error, and the handler must
+        // not reach for `self`, which is being torn down (taking a reference to it here traps).
+        XSetIOErrorExitHandler(display, xInputDisplayLost, nil)
+        XCloseDisplay(display)
+    }
 
     fileprivate func markBroken() { isBroken = true }
 

@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 import CXrandr
 
 /// Owns one `Display*` for the screen source; closed in `deinit`. Used only on `X11Screen`'s queue.
@@ -8,7 +9,7 @@ final class XScreenConnection {
     /// XRandR 1.5 or later: the server keeps a monitor list (XRRGetMonitors).
     private let hasMonitorList: Bool
     /// Cleared after the server refuses a shared segment, so later grabs go straight to XGetImage.
-    private var mayShareMemory: Bool
+    private(set) var mayShareMemory: Bool
     /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
     private(set) var isBroken = false
 
@@ -25,7 +26,12 @@ final class XScreenConnection {
         XSetIOErrorExitHandler(display, xScreenDisplayLost, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { XCloseDisplay(display) }
+    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
+    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
+    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
+    deinit {
+        if isBroken { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
+    }
 
     fileprivate func markBroken() { isBroken = true }
 
