@@ -33,9 +33,9 @@ let package = Package(
         .target(
             name: "DeckHost",
             dependencies: [
-                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "COpenSSL", "CAvahi",
+                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "COpenSSL", "CAvahi",
             ]),
-        .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit"]),
+        .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
         .executableTarget(name: "touchdeck-bench", dependencies: ["DeckKit", "DeckCrypto", "DeckHost"]),
         .testTarget(name: "DeckKitTests", dependencies: ["DeckKit"]),

@@ -27,7 +27,7 @@ extension SealError: WireReportable {
 ///
 /// Text: `{"type":"secure","seq":N,"box":base64(nonce ‖ ciphertext ‖ tag)}` with AD = decimal N.
 /// Binary: `seq(8, big-endian) ‖ nonce ‖ ciphertext ‖ tag` with AD = `"bin|" + N`. A value, owned by the
-/// connection that uses it.
+/// connection that uses it, except its binary sending half (`binarySealer`), which media threads share.
 public struct SecureChannel: Sendable {
     /// Bytes a sealed binary message adds: seq 8 + nonce 12 + tag 16.
     public static let binaryOverhead = 36
@@ -35,7 +35,9 @@ public struct SecureChannel: Sendable {
     private let sendKey: Data
     private let receiveKey: Data
     private var sentText: UInt64 = 0
-    private var sentBinary: UInt64 = 0
+    /// Seals binary messages for the device; a reference, so the video and sound threads seal with the same
+    /// counter as the connection (copies of this channel share it too).
+    public let binarySealer: BinarySealer
     private var receivedText: UInt64 = 0
     private var receivedBinary: UInt64 = 0
 
@@ -44,6 +46,7 @@ public struct SecureChannel: Sendable {
         precondition(sendKey.count == 32 && receiveKey.count == 32, "channel keys are 32 bytes")
         self.sendKey = sendKey
         self.receiveKey = receiveKey
+        binarySealer = BinarySealer(key: sendKey)
     }
 
     /// Seals one inner text message (its UTF-8 JSON) into the next `secure` envelope.
@@ -69,9 +72,8 @@ public struct SecureChannel: Sendable {
     }
 
     /// Seals one binary message.
-    public mutating func sealBinary(_ payload: Data) -> Data {
-        sentBinary += 1
-        return Self.sealOrTrap(payload, key: sendKey, ad: Self.binaryAD(sentBinary), header: Bytes.bigEndian(sentBinary))
+    public func sealBinary(_ payload: Data) -> Data {
+        binarySealer.seal(payload)
     }
 
     /// Opens one sealed binary message; returns the inner bytes.
@@ -96,12 +98,38 @@ public struct SecureChannel: Sendable {
         }
     }
 
-    private static func sealOrTrap(_ plaintext: Data, key: Data, ad: Data, header: Data = Data()) -> Data {
+    static func sealOrTrap(_ plaintext: Data, key: Data, ad: Data, header: Data = Data()) -> Data {
         do {
             return try ChaChaPoly.sealBox(plaintext, key: key, ad: ad, header: header)
         } catch {
             // Key and nonce sizes are fixed by this type, so only a broken libcrypto gets here.
             preconditionFailure("ChaCha20-Poly1305 seal failed")
         }
+    }
+}
+
+/// The binary sending half of a `SecureChannel`: one counter and the device-bound key, safe to call from any
+/// thread. `seal(_:then:)` runs `then` before the next message can be sealed, so a caller that sends inside
+/// it puts messages on the wire in counter order (the device refuses a lower `seq` as a replay).
+public final class BinarySealer: @unchecked Sendable {
+    private let key: Data
+    private let lock = NSLock()
+    private var sent: UInt64 = 0
+
+    init(key: Data) { self.key = key }
+
+    /// Seals one binary message with the next counter.
+    public func seal(_ payload: Data) -> Data {
+        var sealed = Data()
+        seal(payload) { sealed = $0 }
+        return sealed
+    }
+
+    /// Seals one binary message and hands it to `then` while no other message can be sealed.
+    public func seal(_ payload: Data, then: (Data) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        sent += 1
+        then(SecureChannel.sealOrTrap(payload, key: key, ad: SecureChannel.binaryAD(sent), header: Bytes.bigEndian(sent)))
     }
 }

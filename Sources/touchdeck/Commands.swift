@@ -1,5 +1,6 @@
 import DeckHost
 import DeckKit
+import DeckMedia
 import Foundation
 
 /// One subcommand: parsed from its words, checked, then run.
@@ -34,9 +35,11 @@ func ask(_ request: ControlRequest, _ arguments: Arguments) -> ControlResponse? 
 
 struct ServeCommand: Command {
     static let name = "serve"
-    static let summary = "serve [--port N] [--config-dir D] [--web-root D] [--no-mdns] [--log-level debug|info]"
+    static let summary =
+        "serve [--port N] [--config-dir D] [--web-root D] [--no-mdns] [--log-level debug|info] [--encoder auto|x264|vaapi|nvenc]"
     let arguments: Arguments
     var port = 52801
+    var encoder = EncoderChoice.auto
 
     init(_ arguments: Arguments) throws {
         self.arguments = arguments
@@ -44,10 +47,14 @@ struct ServeCommand: Command {
             guard let value = Int(text) else { throw UsageError("--port needs a number") }
             port = value
         }
+        if let text = arguments.options["encoder"] {
+            guard let choice = EncoderChoice(rawValue: text) else { throw UsageError("--encoder is auto, x264, vaapi or nvenc") }
+            encoder = choice
+        }
     }
 
     func validate() throws {
-        try arguments.allow(options: ["port", "config-dir", "web-root", "log-level"], flags: ["help", "no-mdns"])
+        try arguments.allow(options: ["port", "config-dir", "web-root", "log-level", "encoder"], flags: ["help", "no-mdns"])
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         guard arguments.positionals.isEmpty else { throw UsageError("serve takes no arguments") }
     }
@@ -57,7 +64,7 @@ struct ServeCommand: Command {
         let options = HostDaemon.Options(
             port: port, configDirectory: arguments.configDirectory,
             webRoot: WebRoot.find(arguments.options["web-root"]),
-            advertise: !arguments.flags.contains("no-mdns"))
+            advertise: !arguments.flags.contains("no-mdns"), encoder: encoder)
         try await HostDaemon(options: options, log: .standardError(minimum: level)).run()
         return 0
     }
@@ -113,6 +120,25 @@ struct StatusCommand: Command {
         print("Screen viewer: \(response.viewer ?? "none")")
         if let logs = response.commandLogs { print("Command button output: \(logs)/") }
         for problem in response.problems ?? [] { print("Problem: \(problem)") }
+        return 0
+    }
+}
+
+struct DisconnectViewerCommand: Command {
+    static let name = "disconnect-viewer"
+    static let summary = "disconnect-viewer [--config-dir D]  end screen viewing now"
+    let arguments: Arguments
+
+    init(_ arguments: Arguments) throws { self.arguments = arguments }
+
+    func validate() throws {
+        try arguments.allow(options: ["config-dir"])
+        guard arguments.positionals.isEmpty else { throw UsageError("disconnect-viewer takes no arguments") }
+    }
+
+    func run() async throws -> Int32 {
+        guard let response = ask(ControlRequest(command: .disconnectViewer), arguments) else { return 1 }
+        print("Ended screen viewing by \(response.viewer ?? "the viewer").")
         return 0
     }
 }

@@ -3,7 +3,8 @@ import DeckKit
 import Foundation
 
 let commands: [any Command.Type] = [
-    ServeCommand.self, PairCommand.self, DevicesCommand.self, StatusCommand.self, DoctorCommand.self,
+    ServeCommand.self, PairCommand.self, DevicesCommand.self, StatusCommand.self, DisconnectViewerCommand.self,
+    DoctorCommand.self,
 ]
 
 let usage = """

@@ -23,6 +23,9 @@ struct FakeChannel: SealedChannel, Equatable {
 
     mutating func sealBinary(_ payload: Data) throws -> Data { payload }
 
+    /// Binary messages pass unsealed.
+    var mediaSealer: any MediaSealing { TransparentSealer() }
+
     /// What a device would send: the message boxed with `seq`.
     static func envelope(_ message: DeviceMessage, seq: UInt64) -> String {
         let env = SecureEnvelope(seq: seq, box: message.encode().base64EncodedString())
@@ -71,4 +74,9 @@ final class FakeServices: SessionServices {
 
 extension DeviceMessage {
     var text: String { String(decoding: encode(), as: UTF8.self) }
+}
+
+/// Hands binary payloads on as they are.
+struct TransparentSealer: MediaSealing {
+    func seal(_ payload: Data, then: (Data) -> Void) { then(payload) }
 }

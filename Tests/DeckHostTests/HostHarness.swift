@@ -15,6 +15,35 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
     private var authorizedAfter: [ConnectionID: Int] = [:]
 
     func send(text: String, to id: ConnectionID) { lock.withLock { texts[id, default: []].append(text) } }
+    private var binaries: [ConnectionID: [Data]] = [:]
+    private var unsent: [@Sendable () -> Void] = []
+    private var holding = false
+
+    /// Binary messages are recorded; each counts as written at once unless `hold()` was called.
+    func send(binary: Data, to id: ConnectionID, onSent: (@Sendable () -> Void)?) {
+        let now: (@Sendable () -> Void)? = lock.withLock {
+            binaries[id, default: []].append(binary)
+            guard holding else { return onSent }
+            if let onSent { unsent.append(onSent) }
+            return nil
+        }
+        now?()
+    }
+
+    /// From now on binary messages stay "on the wire" until `release()`.
+    func hold() { lock.withLock { holding = true } }
+
+    /// Writes out every held binary message and stops holding.
+    func release() {
+        let waiting = lock.withLock {
+            holding = false
+            defer { unsent = [] }
+            return unsent
+        }
+        for onSent in waiting { onSent() }
+    }
+
+    func binary(to id: ConnectionID) -> [Data] { lock.withLock { binaries[id] ?? [] } }
     func authorize(_ id: ConnectionID) { lock.withLock { authorizedAfter[id] = texts[id]?.count ?? 0 } }
     /// How many messages had been sent to `id` when the host told the transport it authorized; nil: never.
     func authorizedAfterSending(_ id: ConnectionID) -> Int? { lock.withLock { authorizedAfter[id] } }

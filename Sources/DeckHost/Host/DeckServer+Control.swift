@@ -12,7 +12,7 @@ extension DeckServer {
         case .allowScreen: return allowScreen(request.name, request.on)
         case .revoke: return revoke(request.name)
         case .rename: return rename(request.name, to: request.newName)
-        case .disconnectViewer: return .failure("screen viewing is not part of this host yet")
+        case .disconnectViewer: return disconnectViewer()
         }
     }
 
@@ -48,6 +48,7 @@ extension DeckServer {
         response.pendingConnections = connections.count - authorizedConnections.count
         response.problems = store.problems
         response.commandLogs = desktop.commandLogs
+        response.viewer = viewerDescription
         response.caFingerprint = authority?.fingerprint
         response.caNotices = authority?.notices
         return response
@@ -89,6 +90,7 @@ extension DeckServer {
                 return .failure("could not save: \(error)")
             }
             for (id, deviceId) in authorizedConnections where deviceId == record.id {
+                if viewing?.connection == id { stopViewing(nil) }
                 end(id, reason: "device revoked")
             }
             log.notice("revoked a device", ["device.name": record.name])

@@ -14,8 +14,13 @@ extension DeckServer {
         case .toggleMute: changeVolume(for: id) { await $0.toggleMute() }
         case .keypad(let request): typeKey(request.key, for: id)
         case .listDisplays: listDisplays(for: id)
+        case .startScreen(let request): startScreen(request, from: id)
+        case .stopScreen: stopScreen(from: id)
+        case .screenOptions(let options): screenOptions(options, from: id)
+        case .requestKeyframe: requestKeyframe(from: id)
+        case .pointer(let event): pointer(event, from: id)
         default:
-            // Screen and typing are added by their own parts of the host.
+            // Typing is added by its own part of the host.
             sendSealed(
                 .error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
         }

@@ -31,6 +31,12 @@ public actor DeckServer {
     var volumeShown: VolumeState?
     var volumeLane = SerialLane()
     var keypadLane = SerialLane()
+    /// Who views the screen now, and their stream (one viewer at a time).
+    var viewing: Viewing?
+    /// Numbers each start of viewing, so late answers of an ended one are recognized.
+    var viewingSerial: UInt64 = 0
+    /// Pointer actions reach the desktop in the order they were decided.
+    var pointerLane = SerialLane()
     /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
     var authority: AuthorityStatus?
 
@@ -99,6 +105,7 @@ public actor DeckServer {
             connections[id] = connection
             perform(actions, for: id)
         case .closed(let id):
+            connectionClosed(id)
             connections[id] = nil
         }
     }

@@ -6,6 +6,8 @@ import Foundation
 /// `WebSocketServer`; tests record what was sent.
 public protocol DeviceLink: Sendable {
     func send(text: String, to id: ConnectionID)
+    /// Queues a binary message (already sealed); `onSent` runs once it has been written to the socket.
+    func send(binary: Data, to id: ConnectionID, onSent: (@Sendable () -> Void)?)
     func close(_ id: ConnectionID, code: UInt16)
     func authorize(_ id: ConnectionID)
 }

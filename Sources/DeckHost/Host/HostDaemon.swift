@@ -1,5 +1,6 @@
 import DeckActions
 import DeckTransport
+import DeckMedia
 import Foundation
 
 /// `touchdeck serve`: certificates, the WebSocket server, the host, the control socket and mDNS, wired
@@ -11,12 +12,17 @@ public struct HostDaemon {
         public var configDirectory: URL
         public var webRoot: URL?
         public var advertise: Bool
+        /// Which H.264 encoder screen viewing opens.
+        public var encoder: EncoderChoice
 
-        public init(port: Int, configDirectory: URL, webRoot: URL?, advertise: Bool = true) {
+        public init(
+            port: Int, configDirectory: URL, webRoot: URL?, advertise: Bool = true, encoder: EncoderChoice = .auto
+        ) {
             self.port = port
             self.configDirectory = configDirectory
             self.webRoot = webRoot
             self.advertise = advertise
+            self.encoder = encoder
         }
     }
 
@@ -40,7 +46,7 @@ public struct HostDaemon {
         let port = try server.start()
         let address = Self.httpsAddress(port: port, within: certificates.serverIdentity)
         let host = DeckServer(
-            link: server, store: store, desktop: .live(), notifier: .desktop, log: log, port: port, address: address)
+            link: server, store: store, desktop: .live(encoder: options.encoder), notifier: .desktop, log: log, port: port, address: address)
         await host.useAuthority(AuthorityStatus(certificates))
         let setup = Self.setupPublisher(certificates, hostName: host.hostName, port: port)
         setup.start()
@@ -58,6 +64,7 @@ public struct HostDaemon {
         log.notice("stopping")
         mdns.stop()
         setup.stop()
+        await host.shutdown()
         control.stop()
         server.stop()
         events.finish()

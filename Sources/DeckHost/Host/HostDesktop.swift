@@ -1,4 +1,5 @@
 import DeckActions
+import DeckMedia
 import DeckScreen
 import Foundation
 
@@ -19,11 +20,18 @@ public struct HostDesktop: Sendable {
     public var commandLogs: String
     /// The monitors and their pictures, for screen viewing.
     public var screen: ScreenSource
+    /// Where a viewer's touches go: the pointer, its buttons and the wheel.
+    public var input: InputSink
+    /// Whether the desktop is locked or its screensaver is on (viewing is refused and stopped then).
+    public var isLocked: @Sendable () async -> Bool
+    /// Which H.264 encoder screen viewing opens (`--encoder`).
+    public var encoder: EncoderChoice
 
     /// A desktop from its parts.
     public init(
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
-        commandLogs: String, screen: ScreenSource = .noDisplay
+        commandLogs: String, screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
+        isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto
     ) {
         self.actions = actions
         self.apps = apps
@@ -32,16 +40,20 @@ public struct HostDesktop: Sendable {
         self.volumeFeed = volumeFeed
         self.commandLogs = commandLogs
         self.screen = screen
+        self.input = input
+        self.isLocked = isLocked
+        self.encoder = encoder
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
     /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`.
-    public static func live(environment: HostEnvironment = .current) -> HostDesktop {
+    public static func live(environment: HostEnvironment = .current, encoder: EncoderChoice = .auto) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: .live(onChange: feed.report), keys: .live(),
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11())
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
+            input: .x11(), encoder: encoder)
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
@@ -51,13 +63,14 @@ public struct HostDesktop: Sendable {
         actions: ActionRunner = .fake(), apps: [CatalogApp] = [],
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
-        screen: ScreenSource = .noDisplay
+        screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
+        isLocked: @escaping @Sendable () async -> Bool = { false }
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
-            screen: screen)
+            screen: screen, input: input, isLocked: isLocked, encoder: .x264)
     }
 }
 

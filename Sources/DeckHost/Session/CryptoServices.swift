@@ -2,7 +2,11 @@ import DeckCrypto
 import DeckKit
 import Foundation
 
-extension SecureChannel: SealedChannel {}
+extension SecureChannel: SealedChannel {
+    public var mediaSealer: any MediaSealing { binarySealer }
+}
+
+extension BinarySealer: MediaSealing {}
 
 /// The live `SessionServices`: DeckCrypto's SPAKE2 and authentication, the shared PIN gate and the
 /// paired devices. Owned by the host's actor; not thread-safe.

@@ -88,6 +88,12 @@ public struct SessionMachine<Services: SessionServices> {
         return try? channel.sealBinary(payload)
     }
 
+    /// What seals this session's video and sound off the actor; nil unless authorized.
+    public var mediaSealer: (any MediaSealing)? {
+        guard case .authorized(let channel, _) = stage else { return nil }
+        return channel.mediaSealer
+    }
+
     /// Says why in an `error` (sealed when authorized) before closing, so the device can tell its user.
     /// The error is sealed here, while the session is still authorized: after `close` it could not be.
     private mutating func refuseAndClose(_ code: UInt16, _ reason: String) -> [SessionAction] {

@@ -10,6 +10,13 @@ public protocol SealedChannel {
     mutating func seal(_ plaintext: Data) throws -> SecureEnvelope
     /// Seals a binary message for the device (`seq || nonce || ciphertext || tag`).
     mutating func sealBinary(_ payload: Data) throws -> Data
+    /// Seals and hands over binary messages from any thread, in counter order (video and sound).
+    var mediaSealer: any MediaSealing { get }
+}
+
+/// Seals binary messages for one device from any thread; `then` runs before the next message is sealed.
+public protocol MediaSealing: Sendable {
+    func seal(_ payload: Data, then: (Data) -> Void)
 }
 
 /// One handshake step: the reply and the state to keep, or a refusal.

@@ -167,7 +167,18 @@ extension HostMessage {
         public static let type = "screenStopped"
         /// Why viewing ended.
         public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
-            case requested, locked, replaced, error
+            /// The device sent `stopScreen`.
+            case requested
+            /// The desktop was locked or its screensaver came on.
+            case locked
+            /// Another connection of the same device started viewing.
+            case replaced
+            /// Capture or encoding failed (the display went away, the monitor was unplugged).
+            case error
+            /// The host's user turned "screen allowed" off for this device.
+            case notAllowed
+            /// The host's user ended viewing (`touchdeck disconnect-viewer`), or the host is stopping.
+            case ended
         }
         public var reason: Reason
         public init(reason: Reason) { self.reason = reason }

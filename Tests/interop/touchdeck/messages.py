@@ -62,7 +62,7 @@ CATALOGUE = {
     "pointer": {"kind": (POINTER_KINDS, True), "x": ("number", True), "y": ("number", True),
                 "dx": ("number", False), "dy": ("number", False)},
     "stopScreen": {},
-    "screenStopped": {"reason": ({"requested", "locked", "replaced", "error"}, True)},
+    "screenStopped": {"reason": ({"requested", "locked", "replaced", "error", "notAllowed", "ended"}, True)},
     "typeText": {"text": ("str", True), "enter": ("bool", False)},
     "pressKey": {"key": (PRESS_KEYS, True)},
     "typed": {"ok": ("bool", True), "reason": ("str", False)},
