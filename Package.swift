@@ -25,11 +25,13 @@ let package = Package(
         .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
         .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
         .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
+        // libXss: the MIT-SCREEN-SAVER extension, which says whether the screensaver (or a locker using it) is on.
+        .systemLibrary(name: "CXss", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CTurboJPEG"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [

@@ -7,7 +7,8 @@ import Testing
 /// The X11 back-end against a private Xvfb (its own, so windows other tests open on the shared test display
 /// cannot cover what is painted): monitors, grabs through shared memory, and a server that goes away.
 @Suite struct X11ScreenTests {
-    /// An Xvfb on a display number it picks itself (reported on its standard output by -displayfd).
+    /// An Xvfb on a display number it picks itself, or on `number` (either way reported on its standard output
+    /// by -displayfd once it accepts connections; a number already taken makes it exit and `init` throw).
     ///
     /// Started with posix_spawn and an empty signal mask: a child started from a test thread (Foundation's
     /// Process included) inherits that thread's blocked signals, and an Xvfb with SIGTERM blocked never stops.
@@ -15,12 +16,13 @@ import Testing
         private var pid: pid_t = 0
         let display: String
 
-        init(width: Int, height: Int) throws {
+        init(width: Int, height: Int, number: Int? = nil) throws {
             var pipeEnds: [Int32] = [0, 0]
             guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+            let place = number.map { [":\($0)"] } ?? []
             pid = try Self.spawn(
-                ["/usr/bin/Xvfb", "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp",
-                 "-noreset"], stdout: pipeEnds[1])
+                ["/usr/bin/Xvfb"] + place + ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten",
+                 "tcp", "-noreset"], stdout: pipeEnds[1])
             close(pipeEnds[1])
             defer { close(pipeEnds[0]) }
             var number = ""
