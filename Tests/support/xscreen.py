@@ -72,3 +72,77 @@ class VirtualScreen:
         x11.XSync(display, 0)
         x11.XFreeGC(display, gc)
         x11.XCloseDisplay(display)
+
+
+class XImageAccess:
+    """Puts whole BGRX pictures on the root window of `display` and reads them back (XPutImage/XGetImage),
+    through one Xlib connection kept open for a test's painting loop."""
+
+    Z_PIXMAP = 2
+    ALL_PLANES = 0xFFFFFFFF
+
+    def __init__(self, display):
+        x11 = ctypes.CDLL("libX11.so.6")
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XDefaultRootWindow.restype = ctypes.c_ulong
+        x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        x11.XDefaultVisual.restype = ctypes.c_void_p
+        x11.XDefaultVisual.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        x11.XCreateGC.restype = ctypes.c_void_p
+        x11.XCreateGC.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_void_p]
+        x11.XCreateImage.restype = ctypes.c_void_p
+        x11.XCreateImage.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_char_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_int, ctypes.c_int]
+        x11.XPutImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                                  ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+        x11.XGetImage.restype = ctypes.c_void_p
+        x11.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                  ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        x11.XSetForeground.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ulong]
+        x11.XFillRectangle.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                       ctypes.c_uint, ctypes.c_uint]
+        x11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        self.x11 = x11
+        self.display = x11.XOpenDisplay(display.encode())
+        assert self.display, f"cannot open {display}"
+        self.root = x11.XDefaultRootWindow(self.display)
+        self.gc = x11.XCreateGC(self.display, self.root, 0, None)
+
+    def put(self, bgrx, x, y, width, height):
+        """Draws `bgrx` (width*height*4 bytes) at (x, y) and waits until the server has it."""
+        visual = self.x11.XDefaultVisual(self.display, 0)
+        buffer = ctypes.create_string_buffer(bytes(bgrx), len(bgrx))
+        image = self.x11.XCreateImage(self.display, visual, 24, self.Z_PIXMAP, 0, buffer, width, height, 32,
+                                      width * 4)
+        self.x11.XPutImage(self.display, self.root, self.gc, image, 0, 0, x, y, width, height)
+        self.x11.XSync(self.display, 0)
+        # The image struct points into `buffer` (Python owns it): free only the struct, not the data.
+        ctypes.CDLL("libc.so.6").free(ctypes.c_void_p(image))
+
+    def fill(self, x, y, width, height, colour):
+        self.x11.XSetForeground(self.display, self.gc, colour)
+        self.x11.XFillRectangle(self.display, self.root, self.gc, x, y, width, height)
+        self.x11.XSync(self.display, 0)
+
+    def grab(self, x, y, width, height):
+        """The root window's pixels there as BGRX bytes (a screenshot)."""
+        image = self.x11.XGetImage(self.display, self.root, x, y, width, height, self.ALL_PLANES, self.Z_PIXMAP)
+        assert image, "XGetImage failed"
+
+        class XImageHead(ctypes.Structure):
+            _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("xoffset", ctypes.c_int),
+                        ("format", ctypes.c_int), ("data", ctypes.c_void_p), ("byte_order", ctypes.c_int),
+                        ("bitmap_unit", ctypes.c_int), ("bitmap_bit_order", ctypes.c_int),
+                        ("bitmap_pad", ctypes.c_int), ("depth", ctypes.c_int), ("bytes_per_line", ctypes.c_int)]
+
+        head = XImageHead.from_address(image)
+        rows = [ctypes.string_at(head.data + row * head.bytes_per_line, width * 4) for row in range(height)]
+        libc = ctypes.CDLL("libc.so.6")
+        libc.free(ctypes.c_void_p(head.data))
+        libc.free(ctypes.c_void_p(image))
+        return b"".join(rows)
+
+    def close(self):
+        self.x11.XCloseDisplay(self.display)

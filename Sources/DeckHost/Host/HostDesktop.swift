@@ -53,7 +53,7 @@ public struct HostDesktop: Sendable {
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: .live(onChange: feed.report), keys: .live(),
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
-            input: .x11(), encoder: encoder)
+            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder)
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,

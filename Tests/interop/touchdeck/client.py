@@ -72,6 +72,13 @@ class DeckClient:
     async def close(self):
         await self.transport.close()
 
+    def pause_reading(self):
+        """Stops reading from the connection until `resume_reading` (WebSocket transport only)."""
+        self.transport.pause_reading()
+
+    def resume_reading(self):
+        self.transport.resume_reading()
+
     async def __aenter__(self):
         return self
 

@@ -58,6 +58,13 @@ class WebSocketTransport:
     async def close(self):
         await self.socket.close()
 
+    def pause_reading(self):
+        """Stops taking bytes from the socket (a viewer that stops reading: the host's writes back up)."""
+        self.socket.transport.pause_reading()
+
+    def resume_reading(self):
+        self.socket.transport.resume_reading()
+
     async def _guard(self, operation):
         try:
             return await operation
