@@ -236,8 +236,8 @@ def test_touches_arrive_as_clicks_wheel_and_drags_in_an_x_client(host, screen, t
             await client.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
             await asyncio.sleep(0.6)  # past the double-click window
             await client.send({"type": "pointer", "kind": "rightClick", "x": 0.5, "y": 0.5})
-            await client.send({"type": "pointer", "kind": "scroll", "x": 0.5, "y": 0.5, "dx": 0, "dy": 120})
-            await client.send({"type": "pointer", "kind": "scroll", "x": 0.5, "y": 0.5, "dx": 0, "dy": -120})
+            await client.send({"type": "pointer", "kind": "scroll", "x": 0.5, "y": 0.5, "dx": 0, "dy": 150})
+            await client.send({"type": "pointer", "kind": "scroll", "x": 0.5, "y": 0.5, "dx": 0, "dy": -150})
             await asyncio.sleep(0.6)
             await client.send({"type": "pointer", "kind": "down", "x": 0.1, "y": 0.1})
             await client.send({"type": "pointer", "kind": "move", "x": 0.2, "y": 0.2})
