@@ -25,11 +25,14 @@ let package = Package(
         .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
         .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
         .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
+        // Xdamage.h includes Xfixes.h; the module map links both libraries.
+        .systemLibrary(
+            name: "CXDamage", pkgConfig: "xdamage", providers: [.apt(["libxdamage-dev", "libxfixes-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CTurboJPEG"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [
