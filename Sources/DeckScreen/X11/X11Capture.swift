@@ -25,10 +25,11 @@ public final class X11Capture: ScreenCapture, @unchecked Sendable {
         running.enter()
         let thread = Thread {
             control.thread.store(pthread_self(), ordering: .releasing)
+            // Named from inside: Foundation passes a name to the kernel only for the thread it is set on.
+            Thread.current.name = Self.threadName
             Self.runLoop(handoff, control, handlers, fps)
             running.leave()
         }
-        thread.name = Self.threadName
         thread.start()
     }
 

@@ -21,8 +21,9 @@ final class XCaptureConnection {
     private let damage: Damage
     /// Reused for every XDamageSubtract: the server moves the damage into it, we read it out.
     private let parts: XserverRegion
-    /// nil where the server refuses shared memory: then every grab is an XGetImage.
-    private let shared: XSharedImage?
+    /// nil where the server refuses shared memory: then every grab is an XGetImage. A `var` only so `deinit`
+    /// can free it before the display closes.
+    private var shared: XSharedImage?
     private(set) var cursor: CursorImage?
 
     /// Opens `name` (nil: `$DISPLAY`) and sets up the capture of `monitor`; throws `noDisplay`, `noSuchMonitor`
@@ -74,6 +75,7 @@ final class XCaptureConnection {
         }
         XDamageDestroy(display, damage)
         XFixesDestroyRegion(display, parts)
+        shared = nil  // its deinit detaches the segment, which needs the display still open
         XCloseDisplay(display)
     }
 
