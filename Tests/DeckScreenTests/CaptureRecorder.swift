@@ -178,3 +178,14 @@ func threadExists(named name: String) -> Bool {
         return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
     }
 }
+
+/// Waits (up to a generous `seconds`) until no thread of this process is named `name`: the loop has ended when
+/// `stop()` returns, but the kernel thread takes a moment more to go.
+func threadEnds(named name: String, seconds: Double = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while threadExists(named: name) {
+        guard Date() < deadline else { return false }
+        usleep(10_000)
+    }
+    return true
+}
