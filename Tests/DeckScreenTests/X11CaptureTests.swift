@@ -146,12 +146,16 @@ import Testing
         defer { capture.stop() }
         // The arrow's tip is its hot spot: the picture lies below and to the right of the pointer.
         let first = try #require(recorder.frame(after: 0))
-        #expect(!isBackground(first.image, PixelRect(x: 320, y: 240, width: 10, height: 10)))
-        #expect(isBackground(first.image, PixelRect(x: 100, y: 100, width: 10, height: 10)))
+        // Results kept in locals: a failed #expect on the call would print the whole picture.
+        let drawnAtStart = !isBackground(first.image, PixelRect(x: 320, y: 240, width: 10, height: 10))
+        let clearElsewhere = isBackground(first.image, PixelRect(x: 100, y: 100, width: 10, height: 10))
+        #expect(drawnAtStart && clearElsewhere)
         painter.warpPointer(to: 100, 100)
         let moved = try #require(recorder.frame(after: 1))
-        #expect(!isBackground(moved.image, PixelRect(x: 100, y: 100, width: 10, height: 10)))
-        #expect(isBackground(moved.image, PixelRect(x: 320, y: 240, width: 10, height: 10)))
+        let drawnWhereItIs = !isBackground(moved.image, PixelRect(x: 100, y: 100, width: 10, height: 10))
+        let goneWhereItWas = isBackground(moved.image, PixelRect(x: 320, y: 240, width: 10, height: 10))
+        #expect(drawnWhereItIs)
+        #expect(goneWhereItWas)
         let damaged = moved.damage.dropFirst().reduce(moved.damage[0]) { $0.union($1) }
         #expect(damaged.contains(PixelRect(x: 100, y: 100, width: 5, height: 5)))
         #expect(damaged.contains(PixelRect(x: 320, y: 240, width: 5, height: 5)))
