@@ -27,11 +27,14 @@ let package = Package(
         .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
         // libXss: the MIT-SCREEN-SAVER extension, which says whether the screensaver (or a locker using it) is on.
         .systemLibrary(name: "CXss", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev"])]),
+        // Xdamage.h includes Xfixes.h; the module map links both libraries.
+        .systemLibrary(
+            name: "CXDamage", pkgConfig: "xdamage", providers: [.apt(["libxdamage-dev", "libxfixes-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CTurboJPEG"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [

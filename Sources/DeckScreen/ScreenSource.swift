@@ -31,12 +31,13 @@ public struct ScreenSource: Sendable {
 
     /// The X server at `display` (nil: `$DISPLAY` of the host process): XRandR monitors, XShm grabs (XGetImage
     /// where shared memory cannot be used). The display is opened on first use and again after it goes away.
+    /// Each capture (`X11Capture`) opens a connection of its own, used only on its own thread.
     public static func x11(display: String? = nil) -> ScreenSource {
         let screen = X11Screen(displayName: display)
         return ScreenSource(
             monitors: { try await screen.monitors() }, grab: { try await screen.grab($0) },
             capture: { monitor, fps, handlers in
-                throw ScreenSourceError.captureFailed("continuous X11 capture is not built yet (\(monitor.name), \(fps))")
+                try X11Capture(display: display, monitor: monitor, fps: fps, handlers: handlers)
             })
     }
 

@@ -16,20 +16,46 @@ import Testing
         private var pid: pid_t = 0
         let display: String
 
-        init(width: Int, height: Int, number: Int? = nil) throws {
+        /// A server on the lowest free display number, or from `firstDisplay` up when given: suites that run at
+        /// the same time use ranges of their own, so a test's server never takes the number another test's
+        /// server just gave up (that test would find a display where it expects none).
+        /// `number`: exactly that display (a server restarted in the place of one that went away).
+        init(width: Int, height: Int, number: Int? = nil, firstDisplay: Int? = nil) throws {
+            let options = ["-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+            if let number {
+                (pid, display) = try Self.start([":\(number)"] + options)
+                return
+            }
+            guard let firstDisplay else {
+                (pid, display) = try Self.start(options)
+                return
+            }
+            for number in firstDisplay..<firstDisplay + 100 {
+                // A taken number makes Xvfb exit without reporting one; then the next is tried.
+                if let started = try? Self.start([":\(number)"] + options) {
+                    (pid, display) = started
+                    return
+                }
+            }
+            throw POSIXError(.EADDRINUSE)
+        }
+
+        /// Starts Xvfb with `options` and waits until it reports its display number (-displayfd).
+        private static func start(_ options: [String]) throws -> (pid_t, String) {
             var pipeEnds: [Int32] = [0, 0]
             guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
-            let place = number.map { [":\($0)"] } ?? []
-            pid = try Self.spawn(
-                ["/usr/bin/Xvfb"] + place + ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten",
-                 "tcp", "-noreset"], stdout: pipeEnds[1])
+            let pid = try Self.spawn(["/usr/bin/Xvfb", "-displayfd", "1"] + options, stdout: pipeEnds[1])
             close(pipeEnds[1])
             defer { close(pipeEnds[0]) }
             var number = ""
             var byte: UInt8 = 0
             while read(pipeEnds[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { number.append(Character(UnicodeScalar(byte))) }
-            display = ":" + number
-            guard !number.isEmpty else { throw POSIXError(.ENOENT) }
+            guard !number.isEmpty else {
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+                throw POSIXError(.ENOENT)
+            }
+            return (pid, ":" + number)
         }
 
         private static func spawn(_ arguments: [String], stdout: Int32) throws -> pid_t {

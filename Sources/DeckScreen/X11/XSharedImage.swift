@@ -10,6 +10,9 @@ final class XSharedImage {
     private let display: OpaquePointer
     /// XShmCreateImage keeps a pointer to this in the image, so it lives at a fixed address of its own.
     private let segment: UnsafeMutablePointer<XShmSegmentInfo>
+    /// Set by the owner when the display's connection was lost: no request may be sent on it any more, so
+    /// only this process's side of the segment is undone.
+    var serverGone = false
 
     /// A `width`×`height` image of the root window's depth, attached; nil when the server refuses shared memory
     /// (a remote display, a container without IPC) or the segment cannot be made.
@@ -38,8 +41,10 @@ final class XSharedImage {
     }
 
     deinit {
-        XShmDetach(display, segment)
-        XSync(display, 0)
+        if !serverGone {
+            XShmDetach(display, segment)
+            XSync(display, 0)
+        }
         // For an XShm image this frees only the XImage; the segment is ours to detach.
         _ = cx11_destroy_image(image)
         shmdt(segment.pointee.shmaddr)

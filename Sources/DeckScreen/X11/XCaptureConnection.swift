@@ -1,0 +1,247 @@
+import CX11
+import CXDamage
+import CXrandr
+import Glibc
+
+/// The capture thread's own `Display*` and what it made there: a damage object on the root window, a region to
+/// fetch damage into, one shared image of the monitor's size (reused for every frame) and the cursor's picture.
+/// Freed in `deinit`. Made by the thread that starts the capture, then handed to the capture thread, the only
+/// one that uses it from then on (Xlib connections are never shared between threads).
+final class XCaptureConnection {
+    private let display: OpaquePointer
+    private let root: Window
+    /// Set from Xlib's exit handler when the connection is lost; a box of its own, so the handler can be in
+    /// place from the moment the display is opened.
+    private let loss: DisplayLoss
+    /// The captured rectangle, in root coordinates.
+    let area: PixelRect
+    let format: PixelFormat
+    private let monitor: Monitor
+    private let events: XCaptureEvents
+    private let damage: Damage
+    /// Reused for every XDamageSubtract: the server moves the damage into it, we read it out.
+    private let parts: XserverRegion
+    /// nil where the server refuses shared memory: then every grab is an XGetImage. A `var` only so `deinit`
+    /// can free it before the display closes.
+    private var shared: XSharedImage?
+    private(set) var cursor: CursorImage?
+
+    /// Opens `name` (nil: `$DISPLAY`) and sets up the capture of `monitor`; throws `noDisplay`, `noSuchMonitor`
+    /// (the rectangle is off the screen) or `captureFailed` (no DAMAGE or XFIXES, an unusual pixel layout).
+    init(name: String?, monitor: Monitor) throws(ScreenSourceError) {
+        XErrorTrap.install()
+        let loss = DisplayLoss()
+        guard let display = XOpenDisplay(name) else { throw .noDisplay }
+        // Xlib's default reaction to a lost connection is exit(1); this handler marks the connection lost.
+        XSetIOErrorExitHandler(display, xCaptureDisplayLost, Unmanaged.passUnretained(loss).toOpaque())
+        let root = XDefaultRootWindow(display)
+        let area = monitor.frame.clamped(to: rootFrame(display, root))
+        let events: XCaptureEvents
+        let format: PixelFormat
+        do throws(ScreenSourceError) {
+            guard !area.isEmpty else { throw .noSuchMonitor }
+            events = try XCaptureEvents(display)
+            format = try visualFormat(display)
+        } catch {
+            // Nothing but the display exists yet: the usual close, unless it was lost meanwhile.
+            if loss.happened { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
+            throw error
+        }
+        self.display = display
+        self.root = root
+        self.loss = loss
+        self.area = area
+        self.format = format
+        self.monitor = monitor
+        self.events = events
+        damage = XDamageCreate(display, root, Int32(XDamageReportNonEmpty))
+        parts = XFixesCreateRegion(display, nil, 0)
+        XFixesSelectCursorInput(display, root, UInt(XFixesDisplayCursorNotifyMask))
+        XRRSelectInput(display, root, Int32(RRScreenChangeNotifyMask))
+        XSelectInput(display, root, StructureNotifyMask)
+        let sharing = XShmQueryExtension(display) != 0
+        shared = sharing ? XSharedImage(display: display, width: area.width, height: area.height) : nil
+        cursor = readCursor()
+        XSync(display, 0)
+        guard !loss.happened else { throw .noDisplay }
+    }
+
+    // A lost connection is never called again (see XScreenConnection): its socket is closed by hand.
+    deinit {
+        if loss.happened {
+            shared?.serverGone = true
+            close(XConnectionNumber(display))
+            return
+        }
+        XDamageDestroy(display, damage)
+        XFixesDestroyRegion(display, parts)
+        shared = nil  // its deinit detaches the segment, which needs the display still open
+        XCloseDisplay(display)
+    }
+
+    /// Whether the X server went away; nothing else may be called then.
+    var isLost: Bool { loss.happened }
+
+    /// The socket to wait on for events.
+    var fileDescriptor: Int32 { XConnectionNumber(display) }
+
+    /// Whether the capture reads through shared memory.
+    var sharesMemory: Bool { shared != nil }
+
+    /// Sends what is buffered; true when events are already queued on our side (poll would not see them).
+    func flush() -> Bool {
+        XFlush(display)
+        return XEventsQueued(display, QueuedAlready) > 0
+    }
+
+    /// Reads every event that has arrived: the damage inside the monitor (monitor-relative), whether the
+    /// cursor's picture changed (then `cursor` is read again) and whether the screen layout changed.
+    func takeEvents() -> XCaptureChanges {
+        var changes = XCaptureChanges()
+        var damaged = false
+        var event = XEvent()
+        while !loss.happened, XPending(display) > 0 {
+            XNextEvent(display, &event)
+            switch events.kind(of: &event) {
+            case .damage: damaged = true
+            case .cursor: changes.cursorChanged = true
+            case .layout: changes.layoutChanged = true
+            case nil: break
+            }
+        }
+        if damaged, !loss.happened { changes.damage = takeDamage() }
+        if changes.cursorChanged, !loss.happened { cursor = readCursor() }
+        return changes
+    }
+
+    /// Moves the damage so far out of the server's damage object; what lands after this is reported anew.
+    private func takeDamage() -> [PixelRect] {
+        XDamageSubtract(display, damage, 0, parts)
+        var count: Int32 = 0
+        guard let rectangles = XFixesFetchRegion(display, parts, &count) else { return [] }
+        defer { XFree(rectangles) }
+        return (0..<Int(count)).compactMap { index in
+            let part = rectangles[index]
+            let rect = PixelRect(x: Int(part.x), y: Int(part.y), width: Int(part.width), height: Int(part.height))
+                .clamped(to: area)
+            return rect.isEmpty ? nil : PixelRect(x: rect.x - area.x, y: rect.y - area.y, width: rect.width, height: rect.height)
+        }
+    }
+
+    /// The pointer's position relative to the monitor's corner; nil when it is on another X screen.
+    func pointer() -> (x: Int, y: Int)? {
+        var rootReturn: Window = 0
+        var child: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var windowX: Int32 = 0
+        var windowY: Int32 = 0
+        var mask: UInt32 = 0
+        guard XQueryPointer(display, root, &rootReturn, &child, &x, &y, &windowX, &windowY, &mask) != 0 else {
+            return nil
+        }
+        return (Int(x) - area.x, Int(y) - area.y)
+    }
+
+    /// The cursor's picture now; nil when the server has none to give.
+    private func readCursor() -> CursorImage? {
+        guard let image = XFixesGetCursorImage(display) else { return nil }
+        defer { XFree(image) }
+        let info = image.pointee
+        let count = Int(info.width) * Int(info.height)
+        // XFixes hands ARGB pixels as C `unsigned long`s: 64 bits each here, the colour in the low 32.
+        let pixels = (0..<count).map { UInt32(truncatingIfNeeded: info.pixels[$0]) }
+        return CursorImage(
+            width: Int(info.width), height: Int(info.height), hotX: Int(info.xhot), hotY: Int(info.yhot),
+            pixels: pixels)
+    }
+
+    /// Whether the monitor is still where it was: inside the root window and, when it is an XRandR monitor,
+    /// still listed with the same rectangle.
+    func monitorIsThere() -> Bool {
+        guard rootFrame(display, root).contains(area), !loss.happened else { return false }
+        var count: Int32 = 0
+        guard monitor.id != 0, let list = XRRGetMonitors(display, root, 1, &count) else { return true }
+        defer { XRRFreeMonitors(list) }
+        return (0..<Int(count)).contains { index in
+            let info = list[index]
+            return Int(info.name) == monitor.id
+                && PixelRect(x: Int(info.x), y: Int(info.y), width: Int(info.width), height: Int(info.height))
+                    == monitor.frame
+        }
+    }
+
+    /// Reads the monitor's pixels and lends them to `body` (stride in bytes); throws `noDisplay` when the
+    /// server went away, `noSuchMonitor` when the monitor left the screen, `captureFailed` otherwise.
+    func grab(_ body: (UnsafeMutableRawPointer, Int) -> Void) throws(ScreenSourceError) {
+        if let shared {
+            guard shared.read(from: root, x: area.x, y: area.y), let data = shared.image.pointee.data else {
+                throw failure("XShmGetImage")
+            }
+            body(UnsafeMutableRawPointer(data), Int(shared.image.pointee.bytes_per_line))
+            return
+        }
+        XErrorTrap.clear()
+        guard
+            let image = XGetImage(
+                display, root, Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height),
+                cx11_all_planes(), ZPixmap), let data = image.pointee.data
+        else { throw failure("XGetImage") }
+        defer { _ = cx11_destroy_image(image) }
+        body(UnsafeMutableRawPointer(data), Int(image.pointee.bytes_per_line))
+    }
+
+    private func failure(_ request: String) -> ScreenSourceError {
+        if loss.happened { return .noDisplay }
+        if !monitorIsThere() { return .noSuchMonitor }
+        return .captureFailed("\(request) failed (error \(XErrorTrap.last))")
+    }
+}
+
+/// Whether a display's connection was lost; written by Xlib's exit handler on the thread using the display.
+final class DisplayLoss {
+    var happened = false
+}
+
+/// What `takeEvents` found.
+struct XCaptureChanges {
+    var damage: [PixelRect] = []
+    var cursorChanged = false
+    var layoutChanged = false
+}
+
+/// The root window's current size (Xlib's DisplayWidth is a copy from connection time).
+private func rootFrame(_ display: OpaquePointer, _ root: Window) -> PixelRect {
+    var parent: Window = 0
+    var x: Int32 = 0
+    var y: Int32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var border: UInt32 = 0
+    var depth: UInt32 = 0
+    guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
+        return PixelRect(x: 0, y: 0, width: 0, height: 0)
+    }
+    return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+}
+
+/// The layout of the default visual's pixels, if they are 32-bit BGRx/BGRA in memory (every 24- and 32-bit
+/// TrueColor visual on a little-endian machine); 16-bit and palette displays are not supported.
+private func visualFormat(_ display: OpaquePointer) throws(ScreenSourceError) -> PixelFormat {
+    let screen = XDefaultScreen(display)
+    let depth = XDefaultDepth(display, screen)
+    guard let visual = XDefaultVisual(display, screen), visual.pointee.red_mask == 0xff_0000,
+        visual.pointee.green_mask == 0xff00, visual.pointee.blue_mask == 0xff, depth == 24 || depth == 32,
+        XImageByteOrder(display) == LSBFirst
+    else { throw .captureFailed("unsupported pixel layout (depth \(depth))") }
+    return depth == 32 ? .bgra : .bgrx
+}
+
+/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `DisplayLoss` of the
+/// connection that registered it (alive as long as the display, which is never called after it is freed).
+private func xCaptureDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    Unmanaged<DisplayLoss>.fromOpaque(userdata).takeUnretainedValue().happened = true
+}
+
+@available(*, unavailable) extension XCaptureConnection: Sendable {}
