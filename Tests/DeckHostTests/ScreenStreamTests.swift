@@ -1,4 +1,5 @@
 import DeckActions
+import DeckCrypto
 import DeckKit
 import DeckScreen
 import Foundation
@@ -35,15 +36,17 @@ import Testing
         let harness: HostHarness
         let desk: Desk
         var device: HostHarness.Device
+        let credentials: DeviceCredentials
         var opened = 0
 
         /// A paired device allowed to view, authorized.
         static func make(desk: Desk = Desk(), name: String = "iPad") async throws -> Viewer {
             let harness = try HostHarness(desktop: desk.desktop)
-            let device = try await harness.authorize(try await harness.pair(name: name))
+            let credentials = try await harness.pair(name: name)
+            let device = try await harness.authorize(credentials)
             let answer = await harness.host.control(ControlRequest(command: .allowScreen, name: name, on: true))
             #expect(answer.error == nil)
-            return Viewer(harness: harness, desk: desk, device: device)
+            return Viewer(harness: harness, desk: desk, device: device, credentials: credentials)
         }
 
         var host: DeckServer { harness.host }
@@ -242,6 +245,33 @@ import Testing
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(busy == .init(reason: .busy, viewer: "iPad"))
+    }
+
+    @Test func theSameDeviceOnAnotherConnectionResumesAndTheOldOneIsToldReplaced() async throws {
+        var viewer = try await Viewer.make()
+        _ = try #require(await viewer.start())
+        let first = try #require(viewer.desk.capture)
+        var again = try await viewer.harness.authorize(viewer.credentials)
+        await again.send(.startScreen(.init(displayId: 5, maxSide: 320, fps: 30)), to: viewer.host)
+        var started: HostMessage.ScreenStarted?
+        for _ in 0..<2000 where started == nil {
+            started = again.inbox().lazy.compactMap { if case .screenStarted(let s) = $0 { s } else { nil } }.first
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(started == HostMessage.ScreenStarted(displayId: 5, width: 320, height: 180, fps: 30, audio: false))
+        #expect(await viewer.stopped() == .replaced)
+        for _ in 0..<200 where !first.isStopped { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(first.isStopped && viewer.desk.captures.withLock { $0.count } == 2)
+    }
+
+    @Test func theUserIsNotifiedWhenViewingStartsAndStops() async throws {
+        var viewer = try await Viewer.make()
+        _ = try #require(await viewer.start())
+        await viewer.send(.stopScreen(.init()))
+        _ = await viewer.stopped()
+        let titles = viewer.harness.notifications.all.map(\.0)
+        #expect(titles.contains("TouchDeck: iPad is viewing your screen"))
+        #expect(titles.last == "TouchDeck: iPad stopped viewing your screen")
     }
 
     @Test func lockingWhileViewingStopsItWithinSeconds() async throws {
