@@ -18,11 +18,14 @@ import sys
 import tempfile
 import time
 
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "support"))
+sys.path.insert(0, str(HERE.parent / "interop"))
+
 from h264check import decode, luma, psnr, reference_luma
 from livehelpers import Daemon, paired_device, run
 from test_stream_live import HEIGHT, WIDTH, Decoder, Painter, next_video, start_viewing, text_page
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from xscreen import VirtualScreen, XImageAccess  # noqa: E402
 
 SECONDS = 8
@@ -40,9 +43,13 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+NAMES = iter(f"Bench{n}" for n in range(100))
+
+
 async def viewer(host):
-    client, _, _ = await paired_device(host, "Bench")
-    host.cli("devices", "allow-screen", "Bench", "on")
+    name = next(NAMES)
+    client, _, _ = await paired_device(host, name)
+    host.cli("devices", "allow-screen", name, "on")
     await start_viewing(client, fps=60)
     return client
 
