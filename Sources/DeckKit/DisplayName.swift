@@ -14,8 +14,8 @@ public enum DisplayName {
 
     /// Removes control and bidi characters, trims spaces at both ends and keeps at most `maxCharacters`
     /// characters (never cutting one in half). May return `""`.
-    public static func clean(_ text: String) -> String {
-        trimmed(String(strip(text).prefix(maxCharacters)))
+    public static func clean(_ given: String) -> String {
+        trimmed(String(strip(given).prefix(maxCharacters)))
     }
 
     /// Removes control and bidi characters and trims, without a length limit: labels longer than the limit
