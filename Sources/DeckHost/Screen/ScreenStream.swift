@@ -21,15 +21,6 @@ final class ScreenStream: @unchecked Sendable {
         var encoder: EncoderChoice
     }
 
-    /// Counts kept for the tests, `touchdeck status` and the benchmark.
-    struct Counts: Equatable, Sendable {
-        var captured = 0
-        var sent = 0
-        var keyframes = 0
-        /// Frames not sent because too many were in flight (or a keyframe was owed).
-        var dropped = 0
-    }
-
     /// Why a stream ended by itself.
     enum Failure: Error, Equatable, Sendable {
         case capture(ScreenSourceError)
@@ -46,7 +37,6 @@ final class ScreenStream: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var gate: SendGate
-    private var counts = Counts()
     private var stopped = false
     private var wantedFPS: Int?
     private var capture: (any ScreenCapture)?
@@ -76,10 +66,6 @@ final class ScreenStream: @unchecked Sendable {
         let capture = try source.capture(options.monitor, fps, handlers)
         lock.withLock { self.capture = capture }
     }
-
-    var currentCounts: Counts { lock.withLock { counts } }
-    /// Frames handed to the transport and not yet written out.
-    var inFlight: Int { lock.withLock { gate.inFlight } }
 
     /// The device could not decode: the next frame is a keyframe, even on a still screen.
     func requestKeyframe() {
@@ -119,10 +105,8 @@ final class ScreenStream: @unchecked Sendable {
     private func frame(_ frame: CapturedFrame) {
         let go: (fps: Int?, keyframe: Bool)? = lock.withLock {
             guard !stopped else { return nil }
-            counts.captured += 1
             guard gate.inFlight < gate.limit else {
                 _ = gate.begin(keyframe: false)  // notes the drop: a keyframe is owed from now on
-                counts.dropped += 1
                 return nil
             }
             let owed = gate.claimKeyframeRequest() || gate.isWaitingForKeyframe
@@ -144,13 +128,7 @@ final class ScreenStream: @unchecked Sendable {
     private func ship(_ encoded: EncodedFrame, capturedAt: UInt64) {
         let admitted = lock.withLock {
             guard !stopped else { return false }
-            guard gate.begin(keyframe: encoded.keyframe) else {
-                counts.dropped += 1
-                return false
-            }
-            counts.sent += 1
-            if encoded.keyframe { counts.keyframes += 1 }
-            return true
+            return gate.begin(keyframe: encoded.keyframe)
         }
         guard admitted else { return }
         let timing = VideoPacket.Timing(captureMicros: capturedAt, sendMicros: CapturedFrame.now())
