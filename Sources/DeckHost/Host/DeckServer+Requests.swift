@@ -19,6 +19,8 @@ extension DeckServer {
         case .screenOptions(let options): screenOptions(options, from: id)
         case .requestKeyframe: requestKeyframe(from: id)
         case .pointer(let event): pointer(event, from: id)
+        case .recordStart, .recordPause, .recordResume, .recordStop, .listRecordings, .fetchRecording:
+            handleRecording(message, from: id)
         default:
             // Typing is added by its own part of the host.
             sendSealed(
