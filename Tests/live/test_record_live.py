@@ -23,6 +23,7 @@ import pytest
 
 from h264check import psnr, reference_luma, luma
 from livehelpers import Daemon, paired_device, run
+from daemon import BINARY
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from xscreen import VirtualScreen, XImageAccess  # noqa: E402
@@ -129,33 +130,40 @@ def test_pause_and_resume_leave_eight_seconds_that_match_the_screen(tmp_path, sc
     host, folder = make_host(tmp_path, screen)
     try:
         with Painter(screen.display) as painter:
-            started = time.monotonic()
+            start_begin = time.monotonic()
             out = host.cli("record", "start", "--fps", "30")
+            start_end = time.monotonic()
             assert "Recording" in out, out
-            second = host.cli("record", "start", check=False)
+            second = subprocess.run([str(BINARY), "record", "start", "--config-dir", str(host.config_dir)],
+                                    env=host.env, capture_output=True, text=True, timeout=20)
             time.sleep(5)
-            paused_at = time.monotonic()
+            pause_begin = time.monotonic()
             assert "Paused" in host.cli("record", "pause")
+            pause_end = time.monotonic()
             time.sleep(2)
-            resumed_at = time.monotonic()
+            resume_begin = time.monotonic()
             assert "Recording" in host.cli("record", "resume")
+            resume_end = time.monotonic()
             time.sleep(2)
             painter.stop()
             picture = still_picture()
             painter.access.put(picture, 0, 0, WIDTH, HEIGHT)
             time.sleep(1)
+            stop_begin = time.monotonic()
             out = host.cli("record", "stop")
-            stopped = time.monotonic()
+            stop_end = time.monotonic()
         assert "Saved" in out, out
-        assert "already running" in second or "already" in second, second
+        assert second.returncode == 1 and "already running" in second.stderr, second
         path = only_recording(folder)
         assert path.name.endswith("none.mp4") or " " in path.name  # date and monitor in the name
         info = probe(path)
         assert [s["codec_name"] for s in info["streams"]] == ["h264"]
         duration = float(info["format"]["duration"])
-        expected = (stopped - started) - (resumed_at - paused_at)
-        assert abs(duration - 8) <= 0.3 + abs(expected - 8), (duration, expected)
-        assert abs(duration - expected) <= 0.3, (duration, expected)
+        # The CLI's own round trips blur the instants: the file lies between the shortest and longest reading.
+        shortest = (stop_begin - start_end) - (resume_end - pause_begin)
+        longest = (stop_end - start_begin) - (resume_begin - pause_end)
+        assert abs(duration - 8) <= 0.3, (duration, shortest, longest)
+        assert shortest - 0.3 <= duration <= longest + 0.1, (duration, shortest, longest)
         with av.open(str(path)) as container:
             last = None
             for frame in container.decode(video=0):
@@ -205,7 +213,8 @@ def test_a_full_disk_stops_it_cleanly_with_a_playable_file(tmp_path, screen, sma
                 time.sleep(0.2)
         said = notifications(tmp_path)
         assert "disk is full" in said, said + host.log()
-        assert "Not recording" in host.cli("record", "list")
+        listed = host.cli("record", "list")
+        assert "Recording:" not in listed and "Paused:" not in listed, listed
         info = probe(only_recording(folder))
         assert [s["codec_name"] for s in info["streams"]] == ["h264"]
         assert float(info["format"]["duration"]) > 0.5
