@@ -11,6 +11,8 @@ struct RecordingLibrary: Sendable {
     let folder: URL
     /// Thumbnails (`data:` URLs) kept beside nothing the user sees: in the host's cache folder.
     let thumbnails: URL
+    /// Each file's SHA-256 by name, size and modification time: a fetch reads the whole file once, not per chunk.
+    let digests = DigestCache()
 
     /// Bytes per `recordingChunk` (base64 makes it a third larger, well under the 16 MiB message limit).
     static let chunkBytes = 256 * 1024
@@ -99,8 +101,9 @@ struct RecordingLibrary: Sendable {
         guard offset >= 0 else { throw RecordingLibraryError.badOffset(offset) }
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        let size = Int(try handle.seekToEnd())
-        let digest = try Self.sha256(of: handle)
+        let stamp = try DigestCache.Stamp(of: handle, name: name)
+        let size = stamp.size
+        let digest = try digests.digest(for: stamp) { try Self.sha256(of: handle) }
         try handle.seek(toOffset: UInt64(min(offset, size)))
         let bytes = offset < size ? try handle.read(upToCount: Self.chunkBytes) ?? Data() : Data()
         return .init(name: name, offset: offset, size: size, sha256: digest, data: bytes.base64EncodedString())
