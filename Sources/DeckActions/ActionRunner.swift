@@ -20,6 +20,9 @@ public struct ActionRunner: Sendable {
                 return await commands.run(command, CommandLogName.make(label: button.label, command: command))
             case .terminal(let directory):
                 return await terminals.open(directory)
+            case .record:
+                // DeckServer takes record keys to its recording before any runner sees them.
+                return .failed("a record key is run by the host's recorder")
             }
         }
     }

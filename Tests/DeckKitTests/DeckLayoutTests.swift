@@ -80,3 +80,13 @@ func slotNumbersMapToRowsAndColumns(grid: SlotGrid, index: Int, row: Int, column
     #expect(SlotGrid.portrait.index(row: 4, column: 0) == nil)
     #expect(SlotGrid.landscape.index(row: 0, column: 4) == nil)
 }
+
+@Test func aRecordKeyKeepsItsMonitorAndTakesTheNearerRate() throws {
+    let decoded = try JSONDecoder().decode(Button.self, from: Data(#"{"label":"Rec","kind":"record","fps":50}"#.utf8))
+    #expect(decoded == Button(label: "Rec", kind: .record(displayId: nil, fps: 60)))
+    let slow = try JSONDecoder().decode(Button.self, from: Data(#"{"label":"R","kind":"record","displayId":3}"#.utf8))
+    #expect(slow == Button(label: "R", kind: .record(displayId: 3, fps: 30)))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(String(decoding: try encoder.encode(slow), as: UTF8.self) == #"{"displayId":3,"fps":30,"kind":"record","label":"R"}"#)
+}

@@ -266,3 +266,36 @@ def test_fetch_returns_the_file_with_its_sha256(tmp_path, screen):
         run(scenario())
     finally:
         host.stop()
+
+
+def test_a_record_key_starts_and_stops_a_recording(tmp_path, screen):
+    host, folder = make_host(tmp_path, screen)
+    try:
+        async def scenario():
+            client, _, _ = await paired_device(host, "Key tablet")
+            key = {"label": "Rec", "kind": "record", "fps": 50}  # no displayId: the leftmost monitor
+            await client.send({"type": "setButton", "page": 0, "index": 4, "button": key})
+            layout = await client.recv_type("layout", timeout=20)
+            assert layout["pages"][0][4] == {"label": "Rec", "kind": "record", "fps": 60}
+            await client.send({"type": "press", "page": 0, "index": 4})
+            refused = await client.recv_type("pressResult", timeout=20)
+            assert refused["ok"] is False and "may not view" in refused["reason"], refused
+            host.cli("devices", "allow-screen", "Key tablet", "on")
+            with Painter(screen.display):
+                await client.send({"type": "press", "page": 0, "index": 4})
+                state = await client.recv_type("recordState", timeout=20)
+                pressed = await client.recv_type("pressResult", timeout=20)
+                assert pressed["ok"] is True, pressed
+                assert state["state"] == "recording" and state["fps"] == 60, state
+                await asyncio.sleep(2)
+                await client.send({"type": "press", "page": 0, "index": 4})
+                state = await client.recv_type("recordState", timeout=20)
+                assert (await client.recv_type("pressResult", timeout=20))["ok"] is True
+            assert state["state"] == "idle" and state["reason"] == "requested", state
+            assert (folder / state["name"]).exists()
+            await client.close()
+
+        run(scenario())
+        assert only_recording(folder).stat().st_size > 0
+    finally:
+        host.stop()

@@ -53,6 +53,9 @@ extension DeckServer {
             let reply = HostMessage.PressResult(page: press.page, index: press.index, ok: false, reason: reason)
             return sendSealed(.pressResult(reply), to: id)
         }
+        if case .record(let displayId, let fps) = button.kind {
+            return pressedRecordKey(press, displayId: displayId, fps: fps, from: id)
+        }
         let runner = desktop.actions
         Task {
             let result = await runner.run(button)

@@ -63,6 +63,25 @@ extension DeckServer {
         }
     }
 
+    /// A `record` key: starts recording its monitor when nothing records, else stops the recording (whichever
+    /// monitor it shows). Answered with a `pressResult` like any key; the state goes out as `recordState`.
+    func pressedRecordKey(_ press: DeviceMessage.Press, displayId: Int?, fps: Int, from id: ConnectionID) {
+        let answer = { (reason: String?) in
+            let reply = HostMessage.PressResult(page: press.page, index: press.index, ok: reason == nil, reason: reason)
+            self.sendSealed(.pressResult(reply), to: id)
+        }
+        guard screenAllowed(for: id) else { return answer("this device may not view the screen") }
+        let name = connections[id]?.session.authorizedDevice.flatMap { devices.record(id: $0)?.name } ?? "a device"
+        Task {
+            if self.recordingHost.job?.recorder != nil {
+                await self.stopRecording(.requested)
+                return answer(nil)
+            }
+            let outcome = await self.startRecording(displayId: displayId, fps: fps, maxSide: nil, by: name)
+            answer(outcome.denial?.message)
+        }
+    }
+
     /// What a start led to.
     struct RecordingStartOutcome {
         var state: HostMessage.RecordState?

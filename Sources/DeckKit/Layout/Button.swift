@@ -11,13 +11,17 @@ public struct Button: Codable, Hashable, Sendable {
         case command(String)
         /// Open a new terminal window in `directory` (`""` = home).
         case terminal(directory: String)
+        /// Start recording monitor `displayId` (nil: the leftmost) at `fps`, or stop the recording that runs
+        /// (SPEC §11); the key shows the recording's state on every device.
+        case record(displayId: Int?, fps: Int)
 
-        /// The wire name of the kind: `app`, `command` or `terminal`.
+        /// The wire name of the kind: `app`, `command`, `terminal` or `record`.
         public var name: String {
             switch self {
             case .app: "app"
             case .command: "command"
             case .terminal: "terminal"
+            case .record: "record"
             }
         }
     }
@@ -34,7 +38,7 @@ public struct Button: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case label, kind, appId, command, directory
+        case label, kind, appId, command, directory, displayId, fps
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +48,10 @@ public struct Button: Codable, Hashable, Sendable {
         case "app": kind = .app(appId: try fields.decode(String.self, forKey: .appId))
         case "command": kind = .command(try fields.decode(String.self, forKey: .command))
         case "terminal": kind = .terminal(directory: try fields.decodeIfPresent(String.self, forKey: .directory) ?? "")
+        case "record":
+            // 30 or 60 as for recordStart: another number goes to the nearer, absent is 30.
+            let fps = StreamRate.normalize(fps: try fields.decodeIfPresent(Int.self, forKey: .fps) ?? 30)
+            kind = .record(displayId: try fields.decodeIfPresent(Int.self, forKey: .displayId), fps: fps)
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "unknown button kind")
         }
@@ -57,6 +65,9 @@ public struct Button: Codable, Hashable, Sendable {
         case .app(let appId): try fields.encode(appId, forKey: .appId)
         case .command(let command): try fields.encode(command, forKey: .command)
         case .terminal(let directory): try fields.encode(directory, forKey: .directory)
+        case .record(let displayId, let fps):
+            try fields.encodeIfPresent(displayId, forKey: .displayId)
+            try fields.encode(fps, forKey: .fps)
         }
     }
 }

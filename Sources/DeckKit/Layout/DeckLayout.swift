@@ -102,6 +102,7 @@ public struct DeckLayout: Codable, Hashable, Sendable {
             case .app(let appId): ("appId", appId)
             case .command(let command): ("command", command)
             case .terminal(let directory): ("directory", directory)
+            case .record: ("", "")
             }
         guard field.value.utf8.count <= maxField else {
             throw LayoutError.fieldTooLong(field: field.name, limit: maxField)
