@@ -2,7 +2,7 @@
 // request; the grid changes when the host's new layout arrives.
 
 export class EditSheet {
-  constructor(dialog, { onSave, onDelete, pickApp, appName, iconFor }) {
+  constructor(dialog, { onSave, onDelete, pickApp, appName, iconFor, recordFields }) {
     this.dialog = dialog;
     this.form = dialog.querySelector('form');
     this.label = dialog.querySelector('#edit-label');
@@ -11,7 +11,7 @@ export class EditSheet {
     this.appButton = dialog.querySelector('#pick-app');
     this.error = dialog.querySelector('#edit-error');
     this.deleteButton = dialog.querySelector('#edit-delete');
-    this.callbacks = { onSave, onDelete, pickApp, appName, iconFor };
+    this.callbacks = { onSave, onDelete, pickApp, appName, iconFor, recordFields };
     this.slot = null;
     this.appId = '';
     this.form.addEventListener('change', () => this.#showFields());
@@ -39,6 +39,7 @@ export class EditSheet {
     this.command.value = button?.command ?? '';
     this.directory.value = button?.directory ?? '';
     this.#setApp(button?.appId ?? '');
+    this.callbacks.recordFields?.fill(button); // recording: monitor and fps (Web/app/recordings.js)
     this.deleteButton.hidden = !button;
     this.error.textContent = '';
     this.#showFields();
@@ -63,7 +64,7 @@ export class EditSheet {
 
   #showFields() {
     const kind = this.form.elements.kind.value;
-    for (const k of ['app', 'command', 'terminal']) this.dialog.querySelector(`.kind-${k}`).hidden = k !== kind;
+    for (const k of ['app', 'command', 'terminal', 'record']) this.dialog.querySelector(`.kind-${k}`).hidden = k !== kind;
   }
 
   #save() {
@@ -73,6 +74,7 @@ export class EditSheet {
     if (kind === 'app') button.appId = this.appId;
     if (kind === 'command') button.command = this.command.value.trim();
     if (kind === 'terminal') button.directory = this.directory.value.trim();
+    if (kind === 'record') Object.assign(button, this.callbacks.recordFields.read());
     const problem = !label ? 'Give the button a label.'
       : kind === 'app' && !button.appId ? 'Choose an app.'
         : kind === 'command' && !button.command ? 'Enter a command.' : '';

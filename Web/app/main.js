@@ -9,6 +9,7 @@ import { AppPicker } from './picker.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
+import { setUpRecordings } from './recordings.js';
 import { cleanName, guessDeviceName } from '../core/names.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -36,6 +37,8 @@ function start() {
     url: `${scheme}://${location.host}/ws`, storage: localStorage, handshake, WebSocket, name: deviceName(),
   });
   const iconFor = (id) => apps.find((a) => a.id === id)?.icon ?? null;
+  // Recording (SPEC §11): record keys, the Recordings view, the fields of the edit sheet.
+  const recordings = setUpRecordings(client, { pages: $('#pages'), view: $('#recordings-view'), toast });
   const picker = new AppPicker($('#app-picker'), { requestApps: () => client.send({ type: 'listApps' }) });
   const editor = new EditSheet($('#edit-sheet'), {
     onSave: (page, index, button) => client.send({ type: 'setButton', page, index, button }),
@@ -43,6 +46,7 @@ function start() {
     pickApp: () => picker.pick(),
     appName: (id) => apps.find((a) => a.id === id)?.name ?? null,
     iconFor,
+    recordFields: recordings.keyFields($('#edit-sheet')),
   });
   const deck = new DeckView($('#pages'), $('#dots'), {
     onPress: (page, index) => client.send({ type: 'press', page, index }),
