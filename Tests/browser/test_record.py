@@ -12,6 +12,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -105,7 +107,9 @@ def test_a_record_key_shows_the_recording_on_two_devices(host, browsers, output)
     assert len(videos(host)) == 1
 
 
-def test_the_list_shows_the_file_and_the_share_sheet_gets_its_bytes(host, browsers, output):
+@pytest.fixture(scope="module")
+def noisy_recording(host):
+    """A 3 s recording of a noisy screen (several chunks), made through `touchdeck record`: (path, SHA-256)."""
     stop = threading.Event()
     painter = threading.Thread(target=paint_noise, args=(stop,), daemon=True)
     painter.start()
@@ -117,39 +121,98 @@ def test_the_list_shows_the_file_and_the_share_sheet_gets_its_bytes(host, browse
         stop.set()
         painter.join(5)
     newest = max(videos(host), key=lambda p: p.stat().st_mtime)
-    assert newest.stat().st_size > 2 * CHUNK, "the file should take several chunks"
-    digest = hashlib.sha256(newest.read_bytes()).hexdigest()
+    assert newest.stat().st_size > 3 * CHUNK, "the file should take several chunks"
+    return newest, hashlib.sha256(newest.read_bytes()).hexdigest()
 
+
+def listed(host, browsers, path):
+    """A paired device allowed to view, on the Recordings view, with `path` in its list: (driver, row selector)."""
     browser = browsers()
     pair(browser, host)
     allow_screen(host, browser)
     driver = browser.driver
     open_recordings(driver)
-    row = f'.recording[data-name="{newest.name}"]'
+    row = f'.recording[data-name="{path.name}"]'
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, row), what="the file in the list")
+    return driver, row
+
+
+# Only the share sheet is replaced: it records what it was given (or says it cannot share files).
+FAKE_SHARE_SHEET = """
+    window.sharedFile = null;
+    Object.defineProperty(navigator, 'canShare', { configurable: true,
+      value: (data) => arguments[0] && Array.isArray(data?.files) && data.files.every((f) => f instanceof File) });
+    Object.defineProperty(navigator, 'share', { configurable: true, value: async (data) => {
+      const file = data.files[0];
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
+      window.sharedFile = { name: file.name, type: file.type, size: file.size,
+        sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join('') };
+    } });
+"""
+
+
+def action_text(driver, row):
+    return driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").text
+
+
+def test_the_list_shows_the_file_and_the_share_sheet_gets_its_bytes(host, browsers, output, noisy_recording):
+    path, digest = noisy_recording
+    driver, row = listed(host, browsers, path)
     details = driver.find_element(By.CSS_SELECTOR, f"{row} .recording-details").text
-    assert " · " in details and ("KB" in details or "MB" in details), details
+    assert details.startswith("0:0") and " · " in details and "MB" in details, details
     assert driver.find_element(By.CSS_SELECTOR, f"{row} img.recording-thumb").get_attribute("src").startswith(
         "data:image/jpeg;base64,")
     driver.save_screenshot(str(output / "recordings-list.png"))
-
-    # Only the share sheet is replaced: it records what it was given.
-    driver.execute_script("""
-        window.sharedFile = null;
-        Object.defineProperty(navigator, 'canShare', { configurable: true,
-          value: (data) => Array.isArray(data?.files) && data.files.every((f) => f instanceof File) });
-        Object.defineProperty(navigator, 'share', { configurable: true, value: async (data) => {
-          const file = data.files[0];
-          const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
-          window.sharedFile = { name: file.name, type: file.type, size: file.size,
-            sha256: [...digest].map((b) => b.toString(16).padStart(2, '0')).join('') };
-        } });
-    """)
-    action = driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action")
-    assert action.text == "Get"
-    action.click()
-    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{row} .recording-action").text == "Share",
-         timeout=60, what="the fetched file")
+    driver.execute_script(FAKE_SHARE_SHEET, True)
+    assert action_text(driver, row) == "Get"
+    driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
+    wait(driver, lambda d: action_text(d, row) == "Share", timeout=60, what="the fetched file")
     driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
     shared = wait(driver, lambda d: d.execute_script("return window.sharedFile"), what="navigator.share")
-    assert shared == {"name": newest.name, "type": "video/mp4", "size": newest.stat().st_size, "sha256": digest}
+    assert shared == {"name": path.name, "type": "video/mp4", "size": path.stat().st_size, "sha256": digest}
+
+
+def test_a_fetch_cut_by_a_reconnect_resumes_where_it_was(host, browsers, noisy_recording):
+    path, digest = noisy_recording
+    driver, row = listed(host, browsers, path)
+    driver.execute_script(FAKE_SHARE_SHEET, True)
+    # Watch what the device asks for, and drop the connection right after the first chunk arrives.
+    driver.execute_script("""
+        const client = window.touchdeck;
+        window.asked = [];
+        const send = client.send.bind(client);
+        client.send = (message) => {
+          if (message.type === 'fetchRecording') window.asked.push(message.offset);
+          return send(message);
+        };
+        let dropped = false;
+        client.addEventListener('recordingChunk', () => {
+          if (!dropped) { dropped = true; client.socket.close(); }
+        });
+    """)
+    driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
+    try:
+        wait(driver, lambda d: action_text(d, row) == "Share", timeout=60, what="the fetched file after a reconnect")
+    except Exception:
+        print("DEBUG", driver.execute_script("return [window.asked, window.touchdeck.state, document.querySelector(arguments[0] + ' .recording-action').textContent]", row))
+        raise
+    asked = driver.execute_script("return window.asked")
+    assert asked[:3] == [0, CHUNK, CHUNK], f"asked again from the bytes held, not from 0: {asked[:6]}"
+    assert asked == sorted(asked) and asked.count(0) == 1, asked
+    driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
+    shared = wait(driver, lambda d: d.execute_script("return window.sharedFile"), what="navigator.share")
+    assert shared["sha256"] == digest and shared["size"] == path.stat().st_size
+
+
+def test_without_a_share_sheet_for_files_it_downloads(host, browsers, noisy_recording, tmp_path):
+    path, digest = noisy_recording
+    driver, row = listed(host, browsers, path)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    driver.execute_script(FAKE_SHARE_SHEET, False)
+    driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
+    wait(driver, lambda d: action_text(d, row) == "Download", timeout=60, what="the fetched file")
+    driver.find_element(By.CSS_SELECTOR, f"{row} .recording-action").click()
+    saved = tmp_path / path.name
+    wait(driver, lambda d: saved.exists() and saved.stat().st_size == path.stat().st_size, what="the download")
+    assert hashlib.sha256(saved.read_bytes()).hexdigest() == digest
+    assert driver.execute_script("return window.sharedFile") is None

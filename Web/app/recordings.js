@@ -62,6 +62,7 @@ class RecordingsPanel {
     this.fetcher = new RecordingFetcher(client, { sha256 });
     this.listeners = new Set();
     this.fetched = null; // { name, bytes }: the last file fetched, kept until another is
+    this.progress = null; // { name, percent }: the file being fetched
     this.ticker = null;
     this.#build();
     client.addEventListener('recordState', ({ detail }) => this.#state(detail));
@@ -185,37 +186,54 @@ class RecordingsPanel {
     const meta = element('div', 'recording-meta');
     meta.append(element('span', 'recording-name', entry.name),
       element('span', 'recording-details', `${formatClock(entry.durationMs)} · ${formatSize(entry.size)}`));
-    const action = button('', this.fetched?.name === entry.name ? saveLabel(entry.name) : 'Get', () => this.#act(entry, action));
+    const action = button('', '', () => this.#act(entry));
     action.className = 'recording-action';
     row.append(thumb, meta, action);
+    this.#showAction(entry.name, action);
     return row;
+  }
+
+  // The list is drawn again whenever it arrives (after a reconnect too), so a row's button is found by name and
+  // shows the file's state: Get, the share of it fetched, or Share / Download once it is here.
+  #showAction(name, action = this.#actionOf(name)) {
+    if (!action) return;
+    const text = this.fetched?.name === name ? saveLabel(name)
+      : this.progress?.name === name ? `${this.progress.percent} %` : 'Get';
+    if (action.textContent !== text) action.textContent = text;
+    action.disabled = this.progress?.name === name;
+  }
+
+  #actionOf(name) {
+    return [...this.list.querySelectorAll('.recording')].find((row) => row.dataset.name === name)
+      ?.querySelector('.recording-action');
   }
 
   // First tap fetches; the second hands the file on, so the share sheet opens on a fresh tap (browsers allow
   // navigator.share only right after one).
-  async #act(entry, action) {
-    if (this.fetched?.name === entry.name) {
-      const outcome = await handOver(this.fetched.bytes, entry.name);
-      action.dataset.outcome = outcome;
+  async #act(entry) {
+    const { name } = entry;
+    if (this.fetched?.name === name) {
+      const outcome = await handOver(this.fetched.bytes, name);
+      const action = this.#actionOf(name);
+      if (action) action.dataset.outcome = outcome;
       return;
     }
-    if (this.fetcher.fetching) return this.toast('One file at a time: wait for the one being fetched.');
-    action.disabled = true;
-    action.textContent = '0 %';
+    if (this.progress) return this.toast('One file at a time: wait for the one being fetched.');
+    const previous = this.fetched?.name;
+    this.progress = { name, percent: 0 };
+    this.#showAction(name);
     try {
-      const bytes = await this.fetcher.fetch(entry.name, (held, size) => {
-        action.textContent = `${Math.floor((held * 100) / Math.max(size, 1))} %`;
+      const bytes = await this.fetcher.fetch(name, (held, size) => {
+        this.progress = { name, percent: Math.floor((held * 100) / Math.max(size, 1)) };
+        this.#showAction(name);
       });
-      this.fetched = { name: entry.name, bytes };
-      this.list.querySelectorAll('.recording-action').forEach((other) => {
-        if (other !== action && other.textContent !== 'Get') other.textContent = 'Get';
-      });
-      action.textContent = saveLabel(entry.name);
+      this.fetched = { name, bytes }; // one file kept: the one fetched before is let go
     } catch (error) {
-      action.textContent = 'Get';
-      this.toast(error instanceof FetchError ? error.message : `Could not fetch ${entry.name}`);
+      this.toast(error instanceof FetchError ? error.message : `Could not fetch ${name}`);
     } finally {
-      action.disabled = false;
+      this.progress = null;
+      this.#showAction(name);
+      if (previous && previous !== name) this.#showAction(previous);
     }
   }
 }
