@@ -71,7 +71,9 @@ import Testing
 
     @Test func aNameOutsideTheFolderOrANegativeOffsetIsRefused() throws {
         try write(10, to: "e.mp4", seed: 5)
-        #expect(throws: RecordingLibraryError.noSuchRecording("../e.mp4")) { try library.chunk(of: "../e.mp4", from: 0) }
+        #expect(throws: RecordingLibraryError.noSuchRecording("../e.mp4")) {
+            try library.chunk(of: "../e.mp4", from: 0)
+        }
         #expect(throws: RecordingLibraryError.badOffset(-1)) { try library.chunk(of: "e.mp4", from: -1) }
     }
 }

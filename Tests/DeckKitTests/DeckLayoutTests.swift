@@ -88,5 +88,7 @@ func slotNumbersMapToRowsAndColumns(grid: SlotGrid, index: Int, row: Int, column
     #expect(slow == Button(label: "R", kind: .record(displayId: 3, fps: 30)))
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    #expect(String(decoding: try encoder.encode(slow), as: UTF8.self) == #"{"displayId":3,"fps":30,"kind":"record","label":"R"}"#)
+    #expect(
+        String(decoding: try encoder.encode(slow), as: UTF8.self)
+            == #"{"displayId":3,"fps":30,"kind":"record","label":"R"}"#)
 }

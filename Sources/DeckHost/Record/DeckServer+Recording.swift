@@ -35,7 +35,8 @@ extension DeckServer {
     func handleRecording(_ message: DeviceMessage, from id: ConnectionID) {
         guard screenAllowed(for: id) else {
             if case .listRecordings = message { return sendSealed(.recordings(.init(recordings: [])), to: id) }
-            return sendSealed(.recordDenied(.init(reason: .notAllowed, message: "this device may not view the screen")), to: id)
+            return sendSealed(
+                .recordDenied(.init(reason: .notAllowed, message: "this device may not view the screen")), to: id)
         }
         let name = connections[id]?.session.authorizedDevice.flatMap { devices.record(id: $0)?.name } ?? "a device"
         switch message {
@@ -49,7 +50,8 @@ extension DeckServer {
         case .recordResume: if let denial = pauseRecording(false) { sendSealed(.recordDenied(denial), to: id) }
         case .recordStop:
             guard recordingHost.job != nil else {
-                return sendSealed(.recordDenied(.init(reason: .notRecording, message: "nothing is being recorded")), to: id)
+                return sendSealed(
+                    .recordDenied(.init(reason: .notRecording, message: "nothing is being recorded")), to: id)
             }
             Task { await self.stopRecording(.requested) }
         case .listRecordings:
@@ -105,7 +107,9 @@ extension DeckServer {
         guard let monitor = displayId.map({ id in monitors.first { $0.id == id } }) ?? monitors.first else {
             recordingHost.job = nil
             let known = monitors.map { "\($0.id)" }.joined(separator: ", ")
-            let message = monitors.isEmpty ? "there is no display to record" : "no display has id \(displayId ?? -1) (ids: \(known))"
+            let message =
+                monitors.isEmpty
+                ? "there is no display to record" : "no display has id \(displayId ?? -1) (ids: \(known))"
             return .init(denial: .init(reason: .noDisplay, message: message))
         }
         let opened: Result<(Recorder, URL), any Error> = await Task.detached {
@@ -138,7 +142,8 @@ extension DeckServer {
                 ["display": monitor.name, "fps": "\(recorder.fps)", "file": url.path, "by": who])
             notifier.notify(
                 "TouchDeck is recording your screen",
-                "Monitor \(monitor.name) at \(recorder.fps) fps, started by \(who). Stop it with: touchdeck record stop")
+                "Monitor \(monitor.name) at \(recorder.fps) fps, started by \(who). Stop it with: touchdeck record stop"
+            )
             let state = currentRecordState()
             broadcastRecordState(state)
             return .init(state: state)
@@ -152,7 +157,9 @@ extension DeckServer {
         }
         let changed = pause ? recorder.pause() : recorder.resume()
         guard changed else {
-            return .init(reason: .notRecording, message: pause ? "the recording is already paused" : "the recording is not paused")
+            return .init(
+                reason: .notRecording,
+                message: pause ? "the recording is already paused" : "the recording is not paused")
         }
         broadcastRecordState(currentRecordState())
         return nil
@@ -178,7 +185,9 @@ extension DeckServer {
         let summary = await Task.detached { recorder.stop() }.value
         let name = summary.url.lastPathComponent
         let saved = FileManager.default.fileExists(atPath: summary.url.path)
-        broadcastRecordState(.init(state: .idle, elapsedMs: Int(summary.durationMicros / 1000), name: saved ? name : nil, reason: reason))
+        broadcastRecordState(
+            .init(state: .idle, elapsedMs: Int(summary.durationMicros / 1000), name: saved ? name : nil, reason: reason)
+        )
         let length = Self.clock(summary.durationMicros)
         let folder = summary.url.deletingLastPathComponent().path
         log.notice("recording saved", ["file": summary.url.path, "length": length, "reason": reason.rawValue])
@@ -186,7 +195,9 @@ extension DeckServer {
         case .diskFull:
             notifier.notify("TouchDeck stopped recording: the disk is full", "Saved \(length) as \(name) in \(folder)")
         case .error:
-            notifier.notify("TouchDeck stopped recording: \(summary.error.map { "\($0)" } ?? "an error")", "Saved \(length) as \(name) in \(folder)")
+            notifier.notify(
+                "TouchDeck stopped recording: \(summary.error.map { "\($0)" } ?? "an error")",
+                "Saved \(length) as \(name) in \(folder)")
         case .requested, .ended:
             notifier.notify("TouchDeck saved a recording", "\(name) (\(length)) in \(folder)")
         }
@@ -222,12 +233,15 @@ extension DeckServer {
     /// One chunk at a time per connection: the next `fetchRecording` only after the last `recordingChunk`.
     private func fetchRecording(_ request: DeviceMessage.FetchRecording, for id: ConnectionID) {
         guard !recordingHost.fetching.contains(id) else {
-            return sendSealed(.error(.init(code: .badMessage, message: "one recordingChunk at a time: wait for the last one")), to: id)
+            return sendSealed(
+                .error(.init(code: .badMessage, message: "one recordingChunk at a time: wait for the last one")), to: id
+            )
         }
         recordingHost.fetching.insert(id)
         let library = recordingHost.library
         Task {
-            let read = await Task.detached { Result { try library.chunk(of: request.name, from: request.offset) } }.value
+            let read = await Task.detached { Result { try library.chunk(of: request.name, from: request.offset) } }
+                .value
             self.recordingHost.fetching.remove(id)
             switch read {
             case .success(let chunk): self.sendSealed(.recordingChunk(chunk), to: id)

@@ -34,7 +34,9 @@ struct RecordingLibrary: Sendable {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("XDG_\(name)_DIR=") {
             var value = line.dropFirst("XDG_\(name)_DIR=".count).trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             value = value.replacingOccurrences(of: "$HOME", with: home)
             guard value.hasPrefix("/"), value != home, value != home + "/" else { return nil }
             return value
