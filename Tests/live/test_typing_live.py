@@ -75,6 +75,21 @@ def test_text_lands_as_characters_and_return_after_it(host, field, layout, name)
     assert eventually(lambda: field() == expected), f"the field received {field()!r}"
 
 
+def test_a_text_needing_more_keysyms_than_there_are_spare_keycodes_still_lands_exactly(host, field):
+    # Xvfb's evdev keymap has 19 keycodes with no keysyms; 120 different syllables need them reused, in steps.
+    syllables = "".join(chr(0xAC00 + 37 * n) for n in range(120))
+    text = f"{syllables} {syllables[::-1]}"
+
+    async def scenario():
+        client = await viewer(host)
+        await client.send({"type": "typeText", "text": text})
+        assert await client.recv_type("typed", timeout=60) == {"type": "typed", "ok": True}
+        await client.close()
+
+    run(scenario())
+    assert eventually(lambda: field() == text), f"the field received {field()!r}"
+
+
 def test_line_breaks_sent_by_a_careless_device_never_press_return(host, field):
     async def scenario():
         client = await viewer(host)

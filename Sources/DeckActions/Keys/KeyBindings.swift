@@ -5,8 +5,8 @@
 /// client fetch the keymap again, and remapping per character freezes X. A run is planned in steps; each step
 /// binds what it needs in one go and then taps. A keycode is never rebound inside the step that taps it: a
 /// key event carries only its keycode, and the receiving client translates it with whatever map it holds when
-/// it gets round to the event. When the spares run out, the next step reuses the least recently used ones;
-/// the caller lets the desktop settle before such a step (see `Step.rebinds`).
+/// it gets round to the event. When the spares run out, the next step reuses the least recently used ones.
+/// The caller lets the desktop settle before binding right after taps (see `XKeyboard`).
 struct KeyBindings: Sendable {
     /// One spare keycode given one keysym.
     struct Binding: Hashable, Sendable {
@@ -18,15 +18,11 @@ struct KeyBindings: Sendable {
     struct Step: Equatable, Sendable {
         var bind: [Binding] = []
         var taps: [KeyTap] = []
-        /// Some binding replaces one that was already tapped: a client still behind on those earlier taps
-        /// would read them with the new keysym, so the caller waits before binding.
-        var rebinds = false
     }
 
     /// keysym → the spare keycode that types it.
     private(set) var bound: [UInt32: UInt8] = [:]
     private var lastUse: [UInt8: UInt64] = [:]
-    private var tapped: Set<UInt8> = []
     private var clock: UInt64 = 0
 
     /// Forgets bindings the keymap no longer holds (a new layout loaded over them, someone remapped the key).
@@ -34,7 +30,6 @@ struct KeyBindings: Sendable {
         for (keysym, keycode) in bound where !stillBound(Binding(keycode: keycode, keysym: keysym)) {
             bound[keysym] = nil
             lastUse[keycode] = nil
-            tapped.remove(keycode)
         }
     }
 
@@ -69,7 +64,6 @@ struct KeyBindings: Sendable {
             }
             guard let keycode = free else { return nil }
             if let old = bound.first(where: { $0.value == keycode })?.key { bound[old] = nil }
-            if tapped.contains(keycode) { step.rebinds = true }
             bound[stroke.keysym] = keycode
             use(keycode, in: &inStep)
             step.bind.append(Binding(keycode: keycode, keysym: stroke.keysym))
@@ -89,17 +83,11 @@ struct KeyBindings: Sendable {
         for keysym in keysyms where bound[keysym] == nil && layout(keysym).map({ $0.shifted }) ?? true {
             guard let keycode = freeKeycode(in: pool, excluding: inStep) else { break }
             if let old = bound.first(where: { $0.value == keycode })?.key { bound[old] = nil }
-            if tapped.contains(keycode) { step.rebinds = true }
             bound[keysym] = keycode
             use(keycode, in: &inStep)
             step.bind.append(Binding(keycode: keycode, keysym: keysym))
         }
         return step
-    }
-
-    /// Notes that the step's bound keycodes were tapped.
-    mutating func noteTapped(_ step: Step) {
-        for tap in step.taps where bound.values.contains(tap.keycode) { tapped.insert(tap.keycode) }
     }
 
     private mutating func use(_ keycode: UInt8, in step: inout Set<UInt8>) {

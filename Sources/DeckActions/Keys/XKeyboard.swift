@@ -18,7 +18,8 @@ final class XKeyboard: @unchecked Sendable {
     private let queue = DispatchQueue(label: "touchdeck.keyboard")
     private var connection: XDisplayConnection?
     private var bindings = KeyBindings()
-    /// How long a rebinding waits after the last tap, so clients read the earlier keys with the old keysym.
+    /// How long a keymap change waits after the last tap: a client still behind on those keys would read them
+    /// with a rebound keysym, or miss the change while it fetches the previous one.
     private let settle: TimeInterval
     private var lastTap = Date.distantPast
 
@@ -125,17 +126,16 @@ final class XKeyboard: @unchecked Sendable {
     }
 
     private func run(_ step: KeyBindings.Step, on connection: XDisplayConnection) {
-        if step.rebinds {
+        if !step.bind.isEmpty {
             let wait = settle - Date().timeIntervalSince(lastTap)
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            connection.bind(step.bind)
         }
-        if !step.bind.isEmpty { connection.bind(step.bind) }
         guard !step.taps.isEmpty else { return }
         // Synced every few keys, so a long text never piles up unsent in Xlib's buffer.
         for start in stride(from: 0, to: step.taps.count, by: TextInput.maxChunkUTF16) {
             connection.tap(Array(step.taps[start..<min(start + TextInput.maxChunkUTF16, step.taps.count)]))
         }
-        bindings.noteTapped(step)
         lastTap = Date()
     }
 
