@@ -29,16 +29,18 @@ import Testing
         var bindings = KeyBindings()
         let plannedSteps = bindings.plan(KeyStroke.strokes(typing: "aA!"), layout: Self.layout, spares: [200])
         let steps = try #require(plannedSteps)
-        #expect(steps == [
-            KeyBindings.Step(taps: [
-                KeyTap(keycode: 38), KeyTap(keycode: 38, modifiers: .shift), KeyTap(keycode: 10, modifiers: .shift),
+        #expect(
+            steps == [
+                KeyBindings.Step(taps: [
+                    KeyTap(keycode: 38), KeyTap(keycode: 38, modifiers: .shift), KeyTap(keycode: 10, modifiers: .shift),
+                ])
             ])
-        ])
     }
 
     @Test func everythingATextNeedsIsBoundInOneStepBeforeItsFirstKey() throws {
         var bindings = KeyBindings()
-        let plannedSteps = bindings.plan(KeyStroke.strokes(typing: "안a녕 안"), layout: Self.layout, spares: [200, 201, 150])
+        let plannedSteps = bindings.plan(
+            KeyStroke.strokes(typing: "안a녕 안"), layout: Self.layout, spares: [200, 201, 150])
         let steps = try #require(plannedSteps)
         #expect(steps.count == 1)
         #expect(steps[0].bind == [.init(keycode: 201, keysym: 0x100_C548), .init(keycode: 200, keysym: 0x100_B155)])

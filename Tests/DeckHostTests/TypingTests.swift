@@ -47,7 +47,8 @@ import Testing
                 throw HostHarness.HarnessError.unexpected
             }
             let (finish, channel) = try auth.receive(challenge)
-            var device = HostHarness.Device(id: id, channel: channel, link: harness.link, read: harness.link.sent(to: id).count)
+            var device = HostHarness.Device(
+                id: id, channel: channel, link: harness.link, read: harness.link.sent(to: id).count)
             await harness.send(.authFinish(finish), on: id)
             _ = device.inbox()
             return device

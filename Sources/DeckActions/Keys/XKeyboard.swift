@@ -88,7 +88,9 @@ final class XKeyboard: @unchecked Sendable {
                     self.bindings.reset()
                 }
                 if self.connection == nil { self.connection = XDisplayConnection(name: self.displayName) }
-                guard let connection = self.connection else { return continuation.resume(returning: .failed("no display")) }
+                guard let connection = self.connection else {
+                    return continuation.resume(returning: .failed("no display"))
+                }
                 guard connection.hasXTest else {
                     return continuation.resume(returning: .failed("the display has no XTest extension"))
                 }
