@@ -21,6 +21,8 @@ extension DeckServer {
         case .pointer(let event): pointer(event, from: id)
         case .typeText(let request): typeText(request, from: id)
         case .pressKey(let request): pressKey(request.key, from: id)
+        case .recordStart, .recordPause, .recordResume, .recordStop, .listRecordings, .fetchRecording:
+            handleRecording(message, from: id)
         default:
             sendSealed(
                 .error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)

@@ -214,9 +214,11 @@ extension DeckServer {
         if viewing?.connection == id { stopViewing(nil) }
     }
 
-    /// The host is stopping: the viewer is told (`ended`) while the connection still stands.
-    public func shutdown() {
+    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, and a recording
+    /// is finalized.
+    public func shutdown() async {
         stopViewing(.ended)
+        await stopRecording(.ended)
     }
 
     /// `touchdeck disconnect-viewer`.

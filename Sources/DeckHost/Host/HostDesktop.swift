@@ -57,7 +57,8 @@ public struct HostDesktop: Sendable {
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: .live(onChange: feed.report), keys: keyboard.keys,
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment),
+            screen: .x11().sharingCaptures(),
             input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, typing: keyboard.typing)
     }
 
