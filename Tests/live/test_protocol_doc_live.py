@@ -25,18 +25,21 @@ async def assert_still_greets(client):
     assert (await client.hello("Probe"))["type"] == "needPairing"
 
 
+# `volume` may come at any time (the sound server reports); `recordState` follows `authorized` (PROTOCOL §6).
+UNPROMPTED = ("volume", "recordState")
+
+
 async def sealed(client):
-    """The next message other than `volume` (the sound server may report at any time), which must have
-    arrived sealed."""
+    """The next message other than those the host sends unprompted, which must have arrived sealed."""
     while True:
         message = await client.recv()
         assert client.last_sealed, f"{message} arrived unsealed after authorization"
-        if message.get("type") != "volume":
+        if message.get("type") not in UNPROMPTED:
             return message
 
 
 def without_volume(messages):
-    return [message for message in messages if message.get("type") != "volume"]
+    return [message for message in messages if message.get("type") not in UNPROMPTED]
 
 
 async def still_serves(client, index=11):

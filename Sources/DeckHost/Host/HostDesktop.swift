@@ -14,6 +14,8 @@ public struct HostDesktop: Sendable {
     public var volume: VolumeControl
     /// Types keypad keys.
     public var keys: KeyInjector
+    /// Types a viewer's text and special keys (protocol 2).
+    public var typing: TypingSink
     /// Volume changes made anywhere (devices, keyboard keys, `pactl`), in the order they happened.
     public var volumeFeed: VolumeFeed
     /// The folder command buttons write their output to (shown by `touchdeck status`).
@@ -31,9 +33,11 @@ public struct HostDesktop: Sendable {
     public init(
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
         commandLogs: String, screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto
+        isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto,
+        typing: TypingSink = .unimplemented
     ) {
         self.actions = actions
+        self.typing = typing
         self.apps = apps
         self.volume = volume
         self.keys = keys
@@ -49,29 +53,30 @@ public struct HostDesktop: Sendable {
     /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`.
     public static func live(environment: HostEnvironment = .current, encoder: EncoderChoice = .auto) -> HostDesktop {
         let feed = VolumeFeed()
+        let keyboard = LiveKeyboard()
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
-            volume: .live(onChange: feed.report), keys: .live(),
+            volume: .live(onChange: feed.report), keys: keyboard.keys,
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment),
             screen: .x11().sharingCaptures(),
-            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder)
+            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, typing: keyboard.typing)
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
     /// the volume starts at `volume`, keys answer `keyResult` and are reported to `typed`, the screen is
-    /// `screen` (none unless given).
+    /// `screen` (none unless given), text and special keys go to `typing`.
     public static func fake(
         actions: ActionRunner = .fake(), apps: [CatalogApp] = [],
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
         screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }
+        isLocked: @escaping @Sendable () async -> Bool = { false }, typing: TypingSink = .unimplemented
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
-            screen: screen, input: input, isLocked: isLocked, encoder: .x264)
+            screen: screen, input: input, isLocked: isLocked, encoder: .x264, typing: typing)
     }
 }
 
