@@ -17,6 +17,9 @@ ERROR_CODES = {"unknownType", "badMessage", "mustBeSealed", "badSeal", "notAllow
 PAIRING_REASONS = {"wrongPin", "noPin", "expired", "badMessage"}
 UNAUTHORIZED_REASONS = {"unknownDevice", "badProof", "notAuthorized"}
 BUTTON_KINDS = {"app": "appId", "command": "command", "terminal": "directory"}
+RECORD_STATES = {"idle", "recording", "paused"}
+RECORD_STOPS = {"requested", "diskFull", "error", "ended"}
+RECORD_DENIALS = {"notAllowed", "alreadyRecording", "notRecording", "noDisplay", "error"}
 
 # type → {field: (kind, required)}; kinds: int, number, bool, str, list, button, pages, a set of allowed
 # strings, or ("base64", size or None).
@@ -66,6 +69,18 @@ CATALOGUE = {
     "typeText": {"text": ("str", True), "enter": ("bool", False)},
     "pressKey": {"key": (PRESS_KEYS, True)},
     "typed": {"ok": ("bool", True), "reason": ("str", False)},
+    "recordStart": {"displayId": ("int", False), "fps": ("int", False), "maxSide": ("int", False)},
+    "recordPause": {},
+    "recordResume": {},
+    "recordStop": {},
+    "recordState": {"state": (RECORD_STATES, True), "displayId": ("int", False), "fps": ("int", False),
+                    "elapsedMs": ("int", False), "name": ("str", False), "reason": (RECORD_STOPS, False)},
+    "recordDenied": {"reason": (RECORD_DENIALS, True), "message": ("str", False)},
+    "listRecordings": {},
+    "recordings": {"recordings": ("list", True)},
+    "fetchRecording": {"name": ("str", True), "offset": ("int", True)},
+    "recordingChunk": {"name": ("str", True), "offset": ("int", True), "size": ("int", True), "sha256": ("str", True),
+                       "data": (("base64", None), True)},
 }
 
 DEFAULTS = {
@@ -77,6 +92,7 @@ DEFAULTS = {
     "startScreen": {"fps": 30, "audio": False},
     "pointer": {"dx": 0, "dy": 0},
     "typeText": {"enter": False},
+    "recordStart": {"fps": 30},
 }
 
 
@@ -137,9 +153,11 @@ def _is_base64(value, size):
 
 
 def is_button(value):
-    """{"label", "kind", and the field its kind needs}."""
+    """{"label", "kind", and the field its kind needs}; a `record` key has an optional `displayId` and `fps`."""
     if not isinstance(value, dict) or not isinstance(value.get("label"), str):
         return False
+    if value.get("kind") == "record":
+        return all(type(value.get(field, 0)) is int for field in ("displayId", "fps"))
     needed = BUTTON_KINDS.get(value.get("kind"))
     return needed is not None and isinstance(value.get(needed), str)
 
