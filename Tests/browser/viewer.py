@@ -1,0 +1,108 @@
+"""What the Screen tab tests share: a host capturing a private Xvfb, a test pattern on it, a browser paired
+and allowed to view, and reading the canvas back."""
+
+import base64
+import io
+import pathlib
+import sys
+
+import math
+
+from PIL import Image, ImageChops, ImageDraw, ImageStat
+from selenium.webdriver.common.by import By
+
+from pages import open_app, wait, wait_layout, wait_state
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+
+DEVICE = "Viewer Tab"
+
+
+def pattern(width, height):
+    """Colour blocks, a gradient and lines of text, as BGRX bytes and as the RGB image."""
+    image = Image.new("RGB", (width, height), (240, 240, 236))
+    draw = ImageDraw.Draw(image)
+    colours = [(220, 40, 40), (40, 170, 60), (40, 80, 220), (240, 200, 30), (30, 30, 30), (160, 60, 200)]
+    for i, colour in enumerate(colours):
+        draw.rectangle((i * width // 6, 0, (i + 1) * width // 6 - 1, height // 5), fill=colour)
+    for x in range(width):
+        shade = x * 255 // max(1, width - 1)
+        draw.line((x, height // 5, x, height // 3), fill=(shade, shade, 255 - shade))
+    for row, y in enumerate(range(height // 3 + 8, height - 14, 16)):
+        draw.text((10, y), f"{row:02} TouchDeck screen test: the quick brown fox jumps over the lazy dog 0123456789",
+                  fill=(20, 20, 30))
+    r, g, b = image.split()
+    bgrx = Image.merge("RGBA", (b, g, r, Image.new("L", image.size, 0))).tobytes()
+    return bgrx, image
+
+
+def psnr_y(a, b):
+    """PSNR of the luma (ITU-R 601 weights, full range, on both sides) between two same-sized images."""
+    assert a.size == b.size, (a.size, b.size)
+    diff = ImageChops.difference(a.convert("L"), b.convert("L"))
+    mse = ImageStat.Stat(diff).sum2[0] / (a.size[0] * a.size[1])
+    return math.inf if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def pair_as_viewer(browser, host, name=DEVICE):
+    """Pairs under `name`, allows it to view, and opens the Screen tab's picker."""
+    driver = browser.driver
+    open_app(browser, host)
+    wait_state(driver, "needPin")
+    name_field = driver.find_element(By.ID, "device-name")
+    name_field.clear()
+    name_field.send_keys(name)
+    driver.find_element(By.ID, "pin").send_keys(host.pin())
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button[type=submit]").click()
+    wait_state(driver, "ready")
+    wait_layout(driver)
+    host.cli("devices", "allow-screen", name, "on")
+
+
+def open_screen_tab(driver):
+    driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="screen"]').click()
+
+
+def viewer_state(driver):
+    return driver.execute_script("return window.touchdeckViewer && window.touchdeckViewer.debug.state")
+
+
+def wait_viewer(driver, wanted, timeout=20):
+    wait(driver, lambda d: viewer_state(d) == wanted, timeout, f"viewer state {wanted} (now {viewer_state(driver)})")
+
+
+def decoded(driver):
+    return driver.execute_script("return window.touchdeckViewer.debug.stats.decoded")
+
+
+def start_viewing(driver):
+    """Screen tab → the first monitor in the picker → frames decoded."""
+    open_screen_tab(driver)
+    wait_viewer(driver, "choosing")
+    driver.find_element(By.CSS_SELECTOR, ".display-card").click()
+    wait_viewer(driver, "viewing")
+    wait(driver, lambda d: decoded(d) > 0 and d.execute_script(
+        "return document.querySelector('.screen-canvas').width > 300"), 20, "a decoded frame on the canvas")
+
+
+def canvas_image(driver):
+    """The canvas's own pixels (the decoded video at its size, not the page's scaling)."""
+    url = driver.execute_script("return document.querySelector('.screen-canvas').toDataURL('image/png')")
+    return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
+
+
+def video_box(driver):
+    """Where the video shows in the page (CSS px): the stage's box with the letterbox taken off."""
+    return driver.execute_script("""
+        const stage = document.querySelector('.screen-stage').getBoundingClientRect();
+        const canvas = document.querySelector('.screen-canvas');
+        const scale = Math.min(stage.width / canvas.width, stage.height / canvas.height);
+        const w = canvas.width * scale, h = canvas.height * scale;
+        return {x: stage.left + (stage.width - w) / 2, y: stage.top + (stage.height - h) / 2, width: w, height: h};
+    """)
+
+
+def page_point(box, monitor, pixel):
+    """The page point (CSS px) that shows the monitor's pixel (its centre)."""
+    return (box["x"] + (pixel[0] + 0.5) / monitor[0] * box["width"],
+            box["y"] + (pixel[1] + 0.5) / monitor[1] * box["height"])
