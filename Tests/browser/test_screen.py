@@ -15,8 +15,8 @@ from PIL import Image
 
 from conftest import Browser
 from pages import eventually, wait
-from viewer import (canvas_image, decoded, page_point, pair_as_viewer, pattern, psnr_y, start_viewing, video_box,
-                    viewer_state, wait_viewer)
+from viewer import (CdpTouch, XRecorder, canvas_image, decoded, page_point, pair_as_viewer, pattern, psnr_y,
+                    start_viewing, video_box, viewer_state, wait_viewer)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from daemon import Daemon  # noqa: E402
@@ -24,7 +24,6 @@ from xscreen import VirtualScreen, XImageAccess  # noqa: E402
 
 # Small enough that the video is the monitor's own pixels (no scaling) on every device size tested here.
 WIDTH, HEIGHT = 1024, 576
-XPOINTER = pathlib.Path(__file__).resolve().parents[1] / "support" / "xpointer.py"
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +44,14 @@ def host(screen):
     daemon.stop()
 
 
+NAMES = (f"Viewer {n}" for n in range(1000))
+
+
 @pytest.fixture
 def viewer(host, browsers):
-    """A browser paired and allowed, viewing the private screen."""
+    """A browser paired and allowed (under a name of its own), viewing the private screen."""
     browser = browsers()
-    pair_as_viewer(browser, host)
+    pair_as_viewer(browser, host, next(NAMES))
     start_viewing(browser.driver)
     yield browser
     browser.driver.execute_script("window.touchdeckViewer.shown(false)")
@@ -80,3 +82,68 @@ def test_the_canvas_shows_the_screen_at_35_db(viewer, screen, output):
     quality = newest_picture(driver, screenshot(screen))
     print(f"PSNR-Y canvas vs X screenshot: {quality:.1f} dB")
     canvas_image(driver).save(output / "screen-canvas.png")
+
+
+@pytest.fixture
+def recorder(screen, tmp_path):
+    recorder = XRecorder(screen.display, tmp_path / "x-events.jsonl")
+    yield recorder
+    recorder.stop()
+
+
+def near(event, pixel):
+    return abs(event["x"] - pixel[0]) <= 1 and abs(event["y"] - pixel[1]) <= 1
+
+
+def test_touches_become_clicks_double_clicks_right_clicks_scrolls_and_drags_at_their_pixels(viewer, recorder):
+    driver = viewer.driver
+    touch = CdpTouch(driver)
+    box = video_box(driver)
+    at = lambda pixel: page_point(box, (WIDTH, HEIGHT), pixel)  # noqa: E731
+
+    touch.tap(at((200, 150)))
+    eventually(lambda: recorder.releases(1), what="the click")
+    [press], [release] = recorder.presses(1), recorder.releases(1)
+    assert near(press, (200, 150)) and near(release, (200, 150)), (press, release)
+
+    recorder.clear()
+    first = at((600, 300))
+    touch.tap(first)
+    touch.tap((first[0] + 3, first[1] + 2))  # a finger never lands twice on the same point
+    eventually(lambda: len(recorder.releases(1)) == 2, what="two clicks")
+    presses = recorder.presses(1)
+    assert [(p["x"], p["y"]) for p in presses] == [(presses[0]["x"], presses[0]["y"])] * 2, presses
+    assert near(presses[0], (600, 300))
+
+    recorder.clear()
+    left, right = at((380, 200)), at((480, 260))
+    touch.start(left, right)
+    touch.end()
+    eventually(lambda: recorder.releases(3), what="the right click")
+    [press] = recorder.presses(3)
+    assert near(press, (430, 230)), press
+    assert not recorder.presses(1)
+
+    recorder.clear()
+    travel = 200  # CSS px, finger moving down: the content follows, wheel up (button 4)
+    start = at((512, 150))
+    touch.swipe(start, (start[0], start[1] + travel))
+    steps = int(travel * WIDTH / box["width"] // 50)
+    eventually(lambda: len(recorder.presses(4)) >= steps, what=f"{steps} wheel-up steps")
+    time.sleep(0.3)
+    assert len(recorder.presses(4)) == steps and not recorder.presses(5) and not recorder.presses(1)
+
+    recorder.clear()
+    source, target = at((100, 400)), at((700, 450))
+    touch.start(source)
+    time.sleep(0.6)  # held still past 0.4 s: a drag
+    for i in range(1, 11):
+        touch.move((source[0] + (target[0] - source[0]) * i / 10, source[1] + (target[1] - source[1]) * i / 10))
+    assert driver.execute_script("return !document.querySelector('.drag-ring').hidden"), "the ring shows"
+    touch.end()
+    eventually(lambda: recorder.releases(1), what="the end of the drag")
+    [press], [release] = recorder.presses(1), recorder.releases(1)
+    assert near(press, (100, 400)) and near(release, (700, 450)), (press, release)
+    dragged = [e for e in recorder.events() if e["type"] == "motion" and e["state"] & 0x100]
+    assert dragged, "the pointer moved with the button held"
+    assert driver.execute_script("return document.querySelector('.drag-ring').hidden")

@@ -3,7 +3,10 @@ and allowed to view, and reading the canvas back."""
 
 import base64
 import io
+import json
+import os
 import pathlib
+import subprocess
 import sys
 
 import math
@@ -11,11 +14,12 @@ import math
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 from selenium.webdriver.common.by import By
 
-from pages import open_app, wait, wait_layout, wait_state
+from pages import eventually, open_app, wait, wait_layout, wait_state
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 
 DEVICE = "Viewer Tab"
+XPOINTER = pathlib.Path(__file__).resolve().parents[1] / "support" / "xpointer.py"
 
 
 def pattern(width, height):
@@ -106,3 +110,62 @@ def page_point(box, monitor, pixel):
     """The page point (CSS px) that shows the monitor's pixel (its centre)."""
     return (box["x"] + (pixel[0] + 0.5) / monitor[0] * box["width"],
             box["y"] + (pixel[1] + 0.5) / monitor[1] * box["height"])
+
+
+class CdpTouch:
+    """Touches synthesized through the DevTools protocol (Input.dispatchTouchEvent): real touch events, with the
+    pointer events the browser derives from them."""
+
+    def __init__(self, driver):
+        self.driver = driver
+
+    def _send(self, kind, points):
+        self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in points]})
+
+    def start(self, *points):
+        self._send("touchStart", list(enumerate(points)))
+
+    def move(self, *points):
+        self._send("touchMove", list(enumerate(points)))
+
+    def end(self):
+        self._send("touchEnd", [])
+
+    def tap(self, point):
+        self.start(point)
+        self.end()
+
+    def swipe(self, start, end, steps=10):
+        self.start(start)
+        for i in range(1, steps + 1):
+            self.move((start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps))
+        self.end()
+
+
+class XRecorder:
+    """Tests/support/xpointer.py on the viewed display: what the X server really delivered."""
+
+    def __init__(self, display, path):
+        self.path = path
+        self.process = subprocess.Popen([sys.executable, str(XPOINTER), str(path)],
+                                        env={**os.environ, "DISPLAY": display})
+        eventually(lambda: any(e["type"] == "ready" for e in self.events()), 10, "the X recorder")
+
+    def events(self):
+        if not self.path.exists():
+            return []
+        return [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+
+    def presses(self, button=None):
+        return [e for e in self.events() if e["type"] == "press" and button in (None, e["button"])]
+
+    def releases(self, button=None):
+        return [e for e in self.events() if e["type"] == "release" and button in (None, e["button"])]
+
+    def clear(self):
+        self.path.write_text("")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
