@@ -8,10 +8,12 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 from PIL import Image
+from selenium.webdriver.common.by import By
 
 from conftest import Browser
 from pages import eventually, wait
@@ -54,7 +56,7 @@ def viewer(host, browsers):
     pair_as_viewer(browser, host, next(NAMES))
     start_viewing(browser.driver)
     yield browser
-    browser.driver.execute_script("window.touchdeckViewer.shown(false)")
+    browser.driver.execute_script("window.touchdeckViewer?.shown(false)")
 
 
 def screenshot(screen):
@@ -147,3 +149,97 @@ def test_touches_become_clicks_double_clicks_right_clicks_scrolls_and_drags_at_t
     dragged = [e for e in recorder.events() if e["type"] == "motion" and e["state"] & 0x100]
     assert dragged, "the pointer moved with the button held"
     assert driver.execute_script("return document.querySelector('.drag-ring').hidden")
+
+
+class Painter(threading.Thread):
+    """Changes a band of the screen `rate` times a second, so the host always has a new frame to send."""
+
+    def __init__(self, display, rate=90):
+        super().__init__(daemon=True)
+        self.display, self.rate = display, rate
+        self.stopping = threading.Event()
+
+    def run(self):
+        pixels = XImageAccess(self.display)
+        n = 0
+        while not self.stopping.wait(1 / self.rate):
+            n += 1
+            pixels.fill(0, HEIGHT - 40, WIDTH, 40, (n * 0x0F0301) & 0xFFFFFF)
+        pixels.close()
+
+    def stop(self):
+        self.stopping.set()
+        self.join(5)
+
+
+def counts(driver):
+    return driver.execute_script("return window.touchdeckViewer.debug.counts")
+
+
+def frames_per_second(driver, seconds=3):
+    before = counts(driver)["video"]
+    time.sleep(seconds)
+    return (counts(driver)["video"] - before) / seconds
+
+
+def test_the_fps_toggle_changes_the_rate_without_a_restart(viewer, screen):
+    driver = viewer.driver
+    painter = Painter(screen.display)
+    painter.start()
+    try:
+        time.sleep(1)
+        at_60 = frames_per_second(driver)
+        button = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="fps"]')
+        assert button.text == "60 fps"
+        button.click()
+        time.sleep(1)
+        at_30 = frames_per_second(driver)
+        assert button.text == "30 fps"
+        assert driver.execute_script("return localStorage.getItem('touchdeck.screenFps')") == "30"
+        assert counts(driver)["starts"] == 1, "screenOptions, not a new startScreen"
+    finally:
+        painter.stop()
+    print(f"frames per second: {at_60:.1f} at 60, {at_30:.1f} at 30")
+    # The host sends at most the rate asked (a keyframe after the change may add one).
+    assert at_30 <= 31.5
+    assert at_60 > 31.5, "the machine is too loaded to tell 60 from 30"
+    assert viewer_state(driver) == "viewing"
+
+
+def screen_viewer(host):
+    return "Screen viewer: none" not in host.cli("status")
+
+
+def test_a_hidden_page_stops_the_stream_and_showing_it_restarts_the_same_monitor(viewer, host):
+    driver = viewer.driver
+    assert screen_viewer(host)
+    window = driver.execute_cdp_cmd("Browser.getWindowForTarget", {})["windowId"]
+
+    def window_state(state):
+        driver.execute_cdp_cmd("Browser.setWindowBounds", {"windowId": window, "bounds": {"windowState": state}})
+    window_state("minimized")  # the page becomes hidden (visibilitychange), as when the iPad locks
+    eventually(lambda: not screen_viewer(host), what="the host to stop streaming")
+    assert viewer_state(driver) == "hidden"
+    at_hiding = decoded(driver)
+    window_state("normal")
+    wait_viewer(driver, "viewing")
+    eventually(lambda: screen_viewer(host), what="the host streaming again")
+    eventually(lambda: decoded(driver) > at_hiding, what="new frames after showing the page")
+    assert counts(driver)["starts"] == 2
+
+
+# A P slice that names picture parameter set 200, which the stream never defined: undecodable.
+BROKEN_DELTA = bytes([1, 0, 0, 0, 0, 1, 0x41, 0b10011000, 0b00000001, 0b10010011, 0b00000000])
+
+
+def test_an_undecodable_frame_recovers_through_a_keyframe_request(viewer, screen):
+    driver = viewer.driver
+    newest_picture(driver, screenshot(screen))
+    before = counts(driver)
+    driver.execute_script("window.touchdeckViewer.core.packet(new Uint8Array(arguments[0]))", list(BROKEN_DELTA))
+    eventually(lambda: driver.execute_script("return window.touchdeckViewer.debug.failures") >= 1,
+               what="the decoder to refuse the frame")
+    eventually(lambda: counts(driver)["keyframes"] > before["keyframes"], what="a keyframe after the request")
+    assert counts(driver)["keyframeRequests"] > before["keyframeRequests"]
+    assert viewer_state(driver) == "viewing"
+    newest_picture(driver, screenshot(screen))

@@ -63,8 +63,9 @@ export class ScreenView {
 
   /** For the browser tests and the benchmark: what the view knows. */
   get debug() {
-    return { state: this.core.state, stats: this.pipe.stats, zoom: this.zoom, offset: this.offset,
-      fps: this.core.session.fps, started: this.core.session.started };
+    return { state: this.core.state, stats: this.pipe.stats, counts: this.core.counts, zoom: this.zoom,
+      offset: this.offset, fps: this.core.session.fps, started: this.core.session.started,
+      failures: this.pipe.failures };
   }
 
   #build() {

@@ -27,6 +27,8 @@ export class VideoPipe {
     this.inFlight = new Map();
     this.failuresBeforeFirst = 0;
     this.decodedAny = false;
+    /** Frames the decoder refused, all told. */
+    this.failures = 0;
     this.stats = { decoded: 0, samples: [] };
   }
 
@@ -91,6 +93,7 @@ export class VideoPipe {
   }
 
   #failed(error) {
+    this.failures += 1;
     this.#closeDecoder();
     this.needKey = true;
     if (!this.decodedAny) this.failuresBeforeFirst += 1;

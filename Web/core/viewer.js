@@ -21,6 +21,8 @@ export class ViewerCore {
     this.session = new ScreenSession({ fps, maxSide });
     this.keyframes = new KeyframeRequests();
     this.onAudio = () => {};
+    /** What arrived and what was asked, for the latency readout and the tests. */
+    this.counts = { starts: 0, video: 0, keyframes: 0, keyframeRequests: 0 };
     for (const type of HOST_MESSAGES) {
       client.addEventListener(type, ({ detail }) => this.event(ScreenSession.eventFor(detail), detail));
     }
@@ -35,6 +37,7 @@ export class ViewerCore {
 
   /** Feeds a session event and performs what it returns. */
   event(name, detail = {}) {
+    if (name === 'started') this.counts.starts += 1;
     for (const action of this.session.handle(name, detail)) this.#do(action);
   }
 
@@ -57,11 +60,16 @@ export class ViewerCore {
     }
     if (kind !== PACKET_VIDEO || !['viewing', 'starting'].includes(this.session.state)) return;
     const video = parseVideo(bytes);
-    if (video) this.onVideo(video, this.now());
+    if (video) {
+      this.counts.video += 1;
+      if (video.keyframe) this.counts.keyframes += 1;
+      this.onVideo(video, this.now());
+    }
     else log.debug('dropped a short video packet', { bytes: bytes.length });
   }
 
   #requestKeyframe() {
+    this.counts.keyframeRequests += 1;
     this.client.send({ type: 'requestKeyframe' });
   }
 
