@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import Browser
 from pages import eventually, wait
-from viewer import (CdpTouch, XRecorder, canvas_image, decoded, page_point, pair_as_viewer, pattern, psnr_y,
+from viewer import (CdpTouch, XRecorder, canvas_image, decoded, emulate_size, page_point, pair_as_viewer, pattern, psnr_y,
                     start_viewing, video_box, viewer_state, wait_viewer)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
@@ -243,3 +243,36 @@ def test_an_undecodable_frame_recovers_through_a_keyframe_request(viewer, screen
     assert counts(driver)["keyframeRequests"] > before["keyframeRequests"]
     assert viewer_state(driver) == "viewing"
     newest_picture(driver, screenshot(screen))
+
+
+@pytest.mark.parametrize("size", [(1194, 834), (390, 844)], ids=["landscape", "portrait"])
+def test_screenshots_of_the_picker_the_view_and_a_denial(host, browsers, output, size):
+    browser = browsers(width=max(size[0], 500), height=size[1])
+    driver = browser.driver
+    emulate_size(driver, *size)
+    name = next(NAMES)
+    pair_as_viewer(browser, host, name)
+    tag = f"{size[0]}x{size[1]}"
+    driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="screen"]').click()
+    wait_viewer(driver, "choosing")
+    wait(driver, lambda d: d.execute_script("return document.querySelector('.display-card img')?.complete"),
+         what="the thumbnail")
+    driver.save_screenshot(str(output / f"screen-picker-{tag}.png"))
+    driver.find_element(By.CSS_SELECTOR, ".display-card").click()
+    wait_viewer(driver, "viewing")
+    wait(driver, lambda d: decoded(d) > 0, what="a frame")
+    driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="latency"]').click()
+    time.sleep(1)
+    driver.save_screenshot(str(output / f"screen-view-{tag}.png"))
+    box = video_box(driver)
+    stage = driver.execute_script("return document.querySelector('.screen-stage').getBoundingClientRect().toJSON()")
+    # Letterboxed: the video keeps its aspect and fills the stage's width or height.
+    assert abs(box["width"] / box["height"] - WIDTH / HEIGHT) < 0.01
+    assert min(abs(box["width"] - stage["width"]), abs(box["height"] - stage["height"])) < 1
+    host.cli("devices", "allow-screen", name, "off")
+    wait_viewer(driver, "stopped")
+    driver.find_element(By.CSS_SELECTOR, ".message-actions button").click()  # start again: now denied
+    wait_viewer(driver, "denied")
+    text = driver.find_element(By.CSS_SELECTOR, ".screen-message").text
+    assert f'touchdeck devices allow-screen "{name}" on' in text
+    driver.save_screenshot(str(output / f"screen-denied-{tag}.png"))

@@ -169,3 +169,10 @@ class XRecorder:
     def stop(self):
         self.process.terminate()
         self.process.wait(10)
+
+
+def emulate_size(driver, width, height):
+    """A viewport of exactly this many CSS px (headless Chromium will not make a window narrower than 500)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < height,
+        "screenWidth": width, "screenHeight": height})
