@@ -86,6 +86,14 @@ function start() {
     picker.setApps(apps);
     deck.updateIcons();
   });
+  client.addEventListener('revoked', () => {
+    layout = [Array(12).fill(null)];
+    apps = [];
+    appsAsked = false;
+    deck.clear();
+    picker.setApps([]);
+    for (const sheet of [$('#edit-sheet'), $('#app-picker')]) if (sheet.open) sheet.close();
+  });
   client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });
   keepAwake();
