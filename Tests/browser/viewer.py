@@ -8,10 +8,14 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import math
 
 from PIL import Image, ImageChops, ImageDraw, ImageStat
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
 
 from pages import eventually, open_app, wait, wait_layout, wait_state
@@ -176,3 +180,63 @@ def emulate_size(driver, width, height):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < height,
         "screenWidth": width, "screenHeight": height})
+
+
+def expected_pixel(box, point, width, height):
+    """The monitor pixel the page maps this (whole CSS px) point to."""
+    return (int((point[0] - box["x"]) / box["width"] * width), int((point[1] - box["y"]) / box["height"] * height))
+
+
+def mouse_at_pixels(driver, recorder, width, height):
+    """Mouse through W3C actions (the real pointer path): click, double click, right click, drag and wheel land
+    on the monitor pixels the page maps them to."""
+    box = video_box(driver)
+    point = lambda fx, fy: (int(box["x"] + fx * box["width"]), int(box["y"] + fy * box["height"]))  # noqa: E731
+
+    def actions():
+        return ActionBuilder(driver)
+
+    a, target = point(0.2, 0.25), None
+    act = actions()
+    act.pointer_action.move_to_location(*a).click()
+    act.perform()
+    eventually(lambda: recorder.releases(1), what="the click")
+    assert (recorder.presses(1)[0]["x"], recorder.presses(1)[0]["y"]) == expected_pixel(box, a, width, height)
+
+    recorder.clear()
+    b = point(0.6, 0.5)
+    act = actions()
+    act.pointer_action.move_to_location(*b).double_click()
+    act.perform()
+    eventually(lambda: len(recorder.releases(1)) == 2, what="the double click")
+    assert {(p["x"], p["y"]) for p in recorder.presses(1)} == {expected_pixel(box, b, width, height)}
+
+    recorder.clear()
+    c = point(0.4, 0.4)
+    act = actions()
+    act.pointer_action.move_to_location(*c).context_click()
+    act.perform()
+    eventually(lambda: recorder.releases(3), what="the right click")
+    assert (recorder.presses(3)[0]["x"], recorder.presses(3)[0]["y"]) == expected_pixel(box, c, width, height)
+    assert not recorder.presses(1)
+
+    recorder.clear()
+    source, target = point(0.1, 0.7), point(0.7, 0.8)
+    act = actions()
+    act.pointer_action.move_to_location(*source).pointer_down()
+    for i in range(1, 11):
+        act.pointer_action.move_to_location(int(source[0] + (target[0] - source[0]) * i / 10),
+                                            int(source[1] + (target[1] - source[1]) * i / 10))
+    act.pointer_action.pointer_up()
+    act.perform()
+    eventually(lambda: recorder.releases(1), what="the end of the drag")
+    assert (recorder.presses(1)[0]["x"], recorder.presses(1)[0]["y"]) == expected_pixel(box, source, width, height)
+    assert (recorder.releases(1)[0]["x"], recorder.releases(1)[0]["y"]) == expected_pixel(box, target, width, height)
+
+    recorder.clear()
+    d = point(0.5, 0.5)
+    ActionChains(driver).scroll_from_origin(ScrollOrigin.from_viewport(*d), 0, 200).perform()
+    # Wheel down 200 px = two notches: the content moves up as on the computer, two wheel-down steps (button 5).
+    eventually(lambda: len(recorder.presses(5)) >= 2, what="wheel-down steps")
+    time.sleep(0.3)
+    assert len(recorder.presses(5)) == 2 and not recorder.presses(4)

@@ -3,6 +3,8 @@
 import { MouseGestures, TouchGestures } from '../core/gestures.js';
 
 const LINE = 40;
+/** [`PointerEvent.button`, its bit in `buttons`] for the left and right buttons. */
+const BUTTON_BITS = [[0, 1], [2, 2]];
 const PAGE = 800;
 
 /**
@@ -13,6 +15,7 @@ export function listenForInput(surface, { run, viewState }) {
   const touch = new TouchGestures({ view: viewState });
   const mouse = new MouseGestures();
   let holdTimer = null;
+  let mouseButtons = 0;
   const now = () => performance.now();
   const local = (e) => {
     const box = surface.getBoundingClientRect();
@@ -27,19 +30,34 @@ export function listenForInput(surface, { run, viewState }) {
   surface.addEventListener('pointerdown', (e) => {
     e.preventDefault();
     surface.setPointerCapture?.(e.pointerId);
-    if (e.pointerType === 'mouse') run(mouse.down(e.button, local(e)));
-    else {
+    if (e.pointerType === 'mouse') {
+      mouseButtons = e.buttons;
+      run(mouse.down(e.button, local(e)));
+    } else {
       run(touch.down(e.pointerId, local(e), now()));
       armHold();
     }
   });
   surface.addEventListener('pointermove', (e) => {
-    if (e.pointerType === 'mouse') run(mouse.move(local(e)));
-    else run(touch.move(e.pointerId, local(e), now()));
+    if (e.pointerType !== 'mouse') {
+      run(touch.move(e.pointerId, local(e), now()));
+      return;
+    }
+    // A button pressed or released while another is held arrives as a move (chorded buttons, Pointer Events
+    // §4.1.3); WebKit also leaves the right button held after a right click. Act on what changed.
+    const changed = e.buttons ^ mouseButtons;
+    mouseButtons = e.buttons;
+    for (const [button, bit] of BUTTON_BITS) {
+      if (!(changed & bit)) continue;
+      run(e.buttons & bit ? mouse.down(button, local(e)) : mouse.up(button, local(e)));
+    }
+    run(mouse.move(local(e)));
   });
   surface.addEventListener('pointerup', (e) => {
-    if (e.pointerType === 'mouse') run(mouse.up(e.button, local(e)));
-    else run(touch.up(e.pointerId, local(e), now()));
+    if (e.pointerType === 'mouse') {
+      mouseButtons = e.buttons;
+      run(mouse.up(e.button, local(e)));
+    } else run(touch.up(e.pointerId, local(e), now()));
     armHold();
   });
   surface.addEventListener('pointercancel', (e) => {
