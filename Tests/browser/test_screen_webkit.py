@@ -15,8 +15,8 @@ from selenium.webdriver.webkitgtk.service import Service
 
 from pages import eventually
 from test_screen import BROKEN_DELTA, HEIGHT, NAMES, WIDTH, Painter, counts, frames_per_second, host, screen  # noqa: F401
-from test_screen import screenshot, newest_picture
-from viewer import XRecorder, mouse_at_pixels, pair_as_viewer, start_viewing, video_box, viewer_state, wait_viewer
+from test_screen import newest_picture, screen_viewer, screenshot
+from viewer import XRecorder, decoded, mouse_at_pixels, pair_as_viewer, start_viewing, video_box, viewer_state, wait_viewer
 
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 
@@ -99,3 +99,18 @@ def test_webkit_recovers_from_an_undecodable_frame(webkit_viewer, screen):  # no
     assert counts(driver)["keyframeRequests"] > before["keyframeRequests"]
     assert viewer_state(driver) == "viewing"
     newest_picture(driver, screenshot(screen))
+
+
+def test_webkit_hidden_page_stops_the_stream_and_showing_it_restarts(webkit_viewer, host):  # noqa: F811
+    driver = webkit_viewer.driver
+    assert screen_viewer(host)
+    driver.minimize_window()  # the page becomes hidden
+    eventually(lambda: not screen_viewer(host), what="the host to stop streaming")
+    assert viewer_state(driver) == "hidden"
+    at_hiding = decoded(driver)
+    driver.set_window_size(1194, 834)
+    driver.maximize_window()
+    wait_viewer(driver, "viewing")
+    eventually(lambda: screen_viewer(host), what="the host streaming again")
+    eventually(lambda: decoded(driver) > at_hiding, what="new frames after showing the page")
+    assert counts(driver)["starts"] == 2
