@@ -64,6 +64,7 @@ export class VideoPipe {
     this.#closeDecoder();
     this.needKey = true;
     this.failuresBeforeFirst = 0;
+    this.decodedAny = false;
   }
 
   close() {
