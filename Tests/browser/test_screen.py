@@ -285,3 +285,39 @@ def test_screenshots_of_the_picker_the_view_and_a_denial(host, browsers, output,
 
 def test_mouse_clicks_double_clicks_right_clicks_drags_and_wheels_at_their_pixels(viewer, recorder):
     mouse_at_pixels(viewer.driver, recorder, WIDTH, HEIGHT)
+
+
+def test_pinch_zooms_locally_and_taps_land_where_the_zoomed_view_shows(viewer, recorder):
+    driver = viewer.driver
+    touch = CdpTouch(driver)
+    stage = driver.execute_script("return document.querySelector('.screen-stage').getBoundingClientRect().toJSON()")
+    cx, cy = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
+    reset = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="resetZoom"]')
+    assert not reset.is_displayed(), "reset zoom shows only when zoomed"
+    touch.start((cx - 100, cy), (cx + 100, cy))
+    for step in range(1, 11):
+        touch.move((cx - 100 - 10 * step, cy), (cx + 100 + 10 * step, cy))
+    touch.end()
+    zoom = driver.execute_script("return window.touchdeckViewer.debug.zoom")
+    assert abs(zoom - 2) < 0.05, zoom
+    assert reset.is_displayed()
+    assert not recorder.events()[1:], "a pinch sends nothing to the host"
+    # Two fingers moving together while zoomed move the view, still sending nothing.
+    touch.start((cx - 50, cy), (cx + 50, cy))
+    for step in range(1, 11):
+        touch.move((cx - 50 + 8 * step, cy + 5 * step), (cx + 50 + 8 * step, cy + 5 * step))
+    touch.end()
+    offset = driver.execute_script("return window.touchdeckViewer.debug.offset")
+    assert abs(offset["width"] - 80) < 1 and abs(offset["height"] - 50) < 1, offset
+    assert not recorder.presses()
+    # A tap now lands where the zoomed, moved view shows: undo the move, then the zoom about the centre.
+    tap = (cx + 30, cy - 40)
+    touch.tap(tap)
+    eventually(lambda: recorder.releases(1), what="the click")
+    box = video_box(driver)  # the unzoomed letterbox
+    unzoomed = (cx + (tap[0] - offset["width"] - cx) / zoom, cy + (tap[1] - offset["height"] - cy) / zoom)
+    expected = (int((unzoomed[0] - box["x"]) / box["width"] * WIDTH), int((unzoomed[1] - box["y"]) / box["height"] * HEIGHT))
+    assert near(recorder.presses(1)[0], expected), (recorder.presses(1)[0], expected)
+    reset.click()
+    assert driver.execute_script("return window.touchdeckViewer.debug.zoom") == 1
+    assert not reset.is_displayed()

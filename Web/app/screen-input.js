@@ -21,6 +21,15 @@ export function listenForInput(surface, { run, viewState }) {
     const box = surface.getBoundingClientRect();
     return { x: e.clientX - box.left, y: e.clientY - box.top };
   };
+  let settling = false;
+  const settleNextFrame = () => {
+    if (settling) return;
+    settling = true;
+    requestAnimationFrame(() => {
+      settling = false;
+      run(touch.settle());
+    });
+  };
   const armHold = () => {
     clearTimeout(holdTimer);
     const deadline = touch.deadline;
@@ -40,7 +49,11 @@ export function listenForInput(surface, { run, viewState }) {
   });
   surface.addEventListener('pointermove', (e) => {
     if (e.pointerType !== 'mouse') {
-      run(touch.move(e.pointerId, local(e), now()));
+      if (!touch.twoFingers) run(touch.move(e.pointerId, local(e), now()));
+      else {
+        touch.place(e.pointerId, local(e));
+        settleNextFrame();
+      }
       return;
     }
     // A button pressed or released while another is held arrives as a move (chorded buttons, Pointer Events
@@ -57,7 +70,10 @@ export function listenForInput(surface, { run, viewState }) {
     if (e.pointerType === 'mouse') {
       mouseButtons = e.buttons;
       run(mouse.up(e.button, local(e)));
-    } else run(touch.up(e.pointerId, local(e), now()));
+    } else {
+      if (touch.twoFingers) run(touch.settle()); // the last placed move counts before the lift
+      run(touch.up(e.pointerId, local(e), now()));
+    }
     armHold();
   });
   surface.addEventListener('pointercancel', (e) => {

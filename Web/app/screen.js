@@ -22,7 +22,7 @@ export class ScreenView {
     this.covered = 0;
     this.monitor = { width: 1, height: 1 };
     this.video = { width: 1, height: 1 };
-    this.sound = null;
+    this.sound = { start() {}, push() {}, stop() {} }; // until a player is attached (attachSound)
     this.keyboard = null;
     this.#build();
     const fps = Number(storage.getItem(FPS_KEY)) === 30 ? 30 : 60;
@@ -108,7 +108,7 @@ export class ScreenView {
     if (!this.tools) return;
     const viewing = ['viewing', 'starting'].includes(this.core?.state);
     this.tools.show('resetZoom', viewing && this.zoom > TwoFinger.zoomedAbove);
-    this.tools.show('sound', viewing && this.sound !== null);
+    this.tools.show('sound', viewing);
     this.tools.show('keyboard', viewing && this.keyboard !== null && (this.client.hostProtocol ?? 1) >= 2);
     for (const name of ['fps', 'monitors', 'latency', 'close']) this.tools.show(name, viewing);
   }
@@ -219,7 +219,7 @@ export class ScreenView {
   #toggleSound() {
     const on = this.tools.get('sound').getAttribute('aria-pressed') !== 'true';
     // start() must run inside the tap: Safari and WebKit let an AudioContext start only then.
-    if (on) this.sound?.start(); else this.sound?.stop();
+    if (on) this.sound.start(); else this.sound.stop();
     this.tools.setPressed('sound', on);
     this.core.setOptions({ audio: on });
   }

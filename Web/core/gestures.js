@@ -75,6 +75,25 @@ export class TouchGestures {
     }
   }
 
+  /**
+   * Records where a finger of a two-finger gesture is, without judging yet: Pointer Events report the fingers
+   * of one touch move one at a time, and a spread measured with one finger moved and the other not is wrong
+   * (two fingers swiping together look like a pinch). The caller calls `settle` once per frame.
+   */
+  place(id, at) {
+    if (this.fingers.has(id)) this.fingers.set(id, at);
+  }
+
+  /** Judges the fingers placed since the last frame. */
+  settle() {
+    return this.mode === 'two' ? this.#twoMoved() : [];
+  }
+
+  /** True while two fingers are down: moves then go through `place` and `settle`. */
+  get twoFingers() {
+    return this.mode === 'two';
+  }
+
   up(id, at, now) {
     if (!this.fingers.has(id)) return [];
     this.fingers.set(id, at);

@@ -194,3 +194,21 @@ test('touch scroll travel becomes monitor pixels at the video scale and zoom; wh
   letterbox.s.handle({ type: 'scroll', at: p(500, 500), origin: p(20, 500), dx: 0, dy: 40 });
   assert.deepEqual(letterbox.sent, []);
 });
+
+test('two fingers placed one at a time are judged together: a swipe is not mistaken for a pinch', () => {
+  const g = new TouchGestures({ view: () => ({ zoom: 2, covered: 0 }) });
+  g.down(1, p(500, 300), 0);
+  g.down(2, p(600, 300), 5);
+  assert.equal(g.twoFingers, true);
+  for (let step = 1; step <= 3; step += 1) {
+    g.place(2, p(600 + 8 * step, 300 + 5 * step));
+    g.place(1, p(500 + 8 * step, 300 + 5 * step));
+    const actions = g.settle();
+    if (step === 1) assert.deepEqual(actions, [], 'moved 9.4 points: undecided');
+    else assert.equal(actions[0].type, 'pan');
+  }
+  const judgedPerFinger = new TouchGestures({ view: () => ({ zoom: 2, covered: 0 }) });
+  judgedPerFinger.down(1, p(500, 300), 0);
+  judgedPerFinger.down(2, p(600, 300), 5);
+  assert.equal(judgedPerFinger.move(2, p(608, 305), 20)[0].type, 'zoom', 'half a move looks like a pinch');
+});
