@@ -78,7 +78,8 @@ def newest_picture(driver, reference, floor=35):
     except AssertionError:
         canvas_image(driver).save(OUTPUT / "canvas-mismatch.png")
         raise AssertionError(f"the canvas never came within {floor} dB of the screen: last {seen[-3:]} dB; "
-                             f"decoder {driver.execute_script('return window.touchdeckViewer.debug.failures')} failures")
+                             f"decoder {driver.execute_script('return window.touchdeckViewer.debug.failures')} failures, "
+                             f"draw {driver.execute_script('const p = window.touchdeckViewer.pipe; return [String(p.context), p.drawError]')}")
     return seen[-1]
 
 
@@ -321,3 +322,57 @@ def test_pinch_zooms_locally_and_taps_land_where_the_zoomed_view_shows(viewer, r
     reset.click()
     assert driver.execute_script("return window.touchdeckViewer.debug.zoom") == 1
     assert not reset.is_displayed()
+
+
+def test_a_second_device_is_told_who_views_and_a_restarted_host_resumes_the_first(viewer, host, browsers, output):
+    other = browsers()
+    pair_as_viewer(other, host, next(NAMES))
+    other.driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="screen"]').click()
+    wait_viewer(other.driver, "choosing")
+    other.driver.find_element(By.CSS_SELECTOR, ".display-card").click()
+    wait_viewer(other.driver, "denied")
+    viewing_name = host.cli("status").split("Screen viewer:", 1)[1].split("(")[0].strip()
+    assert f"{viewing_name} is viewing the screen" in other.driver.find_element(By.CSS_SELECTOR, ".screen-message").text
+    other.driver.save_screenshot(str(output / "screen-busy-1194x834.png"))
+    other.driver.execute_script("window.touchdeckViewer.shown(false)")
+
+    driver = viewer.driver
+    starts, before_stop = counts(driver)["starts"], decoded(driver)
+    host.stop()
+    wait_viewer(driver, "offline")
+    assert "comes back" in driver.find_element(By.CSS_SELECTOR, ".screen-message").text
+    host.start()
+    wait_viewer(driver, "viewing", timeout=40)
+    assert counts(driver)["starts"] == starts + 1
+    eventually(lambda: decoded(driver) > before_stop, what="a decoded frame after resuming")
+
+
+def test_the_keyboard_hook_shows_its_button_and_lifts_the_view_by_the_covered_height(viewer):
+    driver = viewer.driver
+    driver.execute_script("""
+        window.keyboardCalls = [];
+        window.touchdeckViewer.attachKeyboard((parent, { send }) => {
+            let cover = () => {};
+            return { element: null, coveredHeight: () => 200, onCoverChange: (cb) => { cover = cb; },
+                     open: () => { window.keyboardCalls.push('open'); cover(200); },
+                     close: () => { window.keyboardCalls.push('close'); cover(0); } };
+        });""")
+    button = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="keyboard"]')
+    assert button.is_displayed(), "protocol 2 host: the keyboard button shows"
+    button.click()
+    assert driver.execute_script("return window.keyboardCalls") == ["open"]
+    touch = CdpTouch(driver)
+    stage = driver.execute_script("return document.querySelector('.screen-stage').getBoundingClientRect().toJSON()")
+    cx, cy = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
+    touch.start((cx - 50, cy), (cx + 50, cy))
+    for step in range(1, 11):
+        touch.move((cx - 50, cy - 30 * step), (cx + 50, cy - 30 * step))
+    touch.end()
+    offset = driver.execute_script("return window.touchdeckViewer.debug.offset")
+    assert offset == {"width": 0, "height": -200}, f"two fingers lift the 1× view by the covered height: {offset}"
+    button.click()
+    assert driver.execute_script("return window.keyboardCalls") == ["open", "close"]
+    assert driver.execute_script("return window.touchdeckViewer.debug.offset")["height"] == 0
+    driver.execute_script("window.touchdeck.hostProtocol = 1; window.touchdeckViewer.attachKeyboard(() => ({"
+                          "element: null, coveredHeight: () => 0, onCoverChange() {}, open() {}, close() {}}))")
+    assert not button.is_displayed(), "a protocol 1 host cannot type: no keyboard button"

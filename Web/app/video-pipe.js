@@ -149,7 +149,8 @@ export class VideoPipe {
         this.context = this.canvas.getContext('bitmaprenderer');
         this.context.transferFromImageBitmap(bitmap);
         return;
-      } catch {
+      } catch (error) {
+        this.drawError = String(error?.message ?? error);
         this.context = this.canvas.getContext('2d', { alpha: false });
       }
     }

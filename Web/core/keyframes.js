@@ -21,4 +21,9 @@ export class KeyframeRequests {
     this.last = now;
     return true;
   }
+
+  /** How long until a refused request may go out (a still screen sends no further frame to fail on). */
+  wait(now) {
+    return Math.max(0, this.last + this.interval - now);
+  }
 }

@@ -16,8 +16,10 @@ export class ViewerCore {
    * @param {Function} o.onVideo   `(packet, arrivedAt) => void` for each parsed video packet
    * @param {Function} [o.now]     milliseconds, monotonic
    */
-  constructor({ client, perform, onVideo, now = () => performance.now(), fps = 60, maxSide = 1920 }) {
-    Object.assign(this, { client, perform, onVideo, now });
+  constructor({ client, perform, onVideo, now = () => performance.now(), timers = globalThis, fps = 60,
+    maxSide = 1920 }) {
+    Object.assign(this, { client, perform, onVideo, now, timers });
+    this.retry = null;
     this.session = new ScreenSession({ fps, maxSide });
     this.keyframes = new KeyframeRequests();
     this.onAudio = () => {};
@@ -46,9 +48,21 @@ export class ViewerCore {
     for (const action of this.session.setOptions(options)) this.#do(action);
   }
 
-  /** The decoder could not decode a frame: ask for a keyframe, at most every 0.5 s. */
+  /**
+   * The decoder could not decode a frame: ask for a keyframe, at most every 0.5 s. A request held back by that
+   * limit goes out when it expires, since a still screen may send nothing else to fail on.
+   */
   decodeFailed() {
-    if (this.session.state === 'viewing' && this.keyframes.failed(this.now())) this.#requestKeyframe();
+    if (this.session.state !== 'viewing') return;
+    if (this.keyframes.failed(this.now())) {
+      this.#requestKeyframe();
+      return;
+    }
+    if (this.retry !== null) return;
+    this.retry = this.timers.setTimeout(() => {
+      this.retry = null;
+      this.decodeFailed();
+    }, this.keyframes.wait(this.now()));
   }
 
   /** One opened binary message from the host. */

@@ -111,15 +111,18 @@ function connectedViewer() {
   const shown = [];
   const videos = [];
   let now = 0;
+  const timers = { pending: [], setTimeout(fn, ms) { this.pending.push({ fn, ms }); return this.pending.length; },
+    clearTimeout() {} };
   const viewer = new ViewerCore({ client, perform: (a) => a.type === 'show' && shown.push(a.state),
-    onVideo: (packet) => videos.push(packet), now: () => now });
+    onVideo: (packet) => videos.push(packet), now: () => now, timers });
   const audio = [];
   viewer.onAudio = (bytes) => audio.push(bytes);
   const socket = () => FakeSocket.last;
   const deliver = (message) => socket().onmessage({ data: JSON.stringify({ type: 'secure', seq: 1, box: JSON.stringify(message) }) });
   const deliverBinary = (payload) => socket().onmessage({ data: hostSide.sealBinary(payload).buffer });
   const sent = () => socket().sent.map((t) => JSON.parse(t)).filter((m) => m.type === 'secure').map((m) => JSON.parse(m.box));
-  return { client, viewer, shown, videos, audio, socket, deliver, deliverBinary, sent, setNow: (t) => { now = t; } };
+  return { client, viewer, shown, videos, audio, socket, deliver, deliverBinary, sent, timers,
+    setNow: (t) => { now = t; } };
 }
 
 async function authorize(v) {
@@ -152,9 +155,12 @@ test('through the client: list, start, sealed video to the decoder, audio to its
   assert.equal(v.audio.length, 1);
   assert.equal(v.audio[0][0], 2);
   v.setNow(100);
+  v.viewer.decodeFailed(); // 0.1 s after the start request: held back, due at 0.5 s
   v.viewer.decodeFailed();
+  assert.deepEqual(v.timers.pending.map((t) => t.ms), [400], 'one held-back request, not one per failure');
+  v.setNow(500);
+  v.timers.pending[0].fn(); // a still screen: no further frame fails, the held request still goes out
   v.setNow(600);
-  v.viewer.decodeFailed();
   v.viewer.decodeFailed();
   assert.deepEqual(v.sent().map((m) => m.type),
     ['listDisplays', 'startScreen', 'requestKeyframe', 'requestKeyframe']);
