@@ -1,9 +1,8 @@
 // The Screen tab (SPEC §7): monitor picker, live view, states, toolbar, gestures. The stream's logic lives in
 // Web/core (ViewerCore, ScreenSession); this file is the DOM around it.
 import { ViewerCore } from '../core/viewer.js';
-import { clampOffset } from '../core/geometry.js';
+import { clampOffset, TwoFinger } from '../core/geometry.js';
 import { PointerSender } from '../core/pointer-out.js';
-import { TwoFinger } from '../core/geometry.js';
 import { canDecodeVideo, VideoPipe } from './video-pipe.js';
 import { listenForInput } from './screen-input.js';
 import { explain, WAITING } from './screen-text.js';
