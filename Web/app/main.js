@@ -6,6 +6,7 @@ import { VolumeGauge } from './gauge.js';
 import { buildKeypad } from './keypad.js';
 import { EditSheet } from './editor.js';
 import { AppPicker } from './picker.js';
+import { ScreenView } from './screen.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
@@ -54,7 +55,8 @@ function start() {
     onToggleMute: () => client.send({ type: 'toggleMute' }),
   });
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
-  setUpTabs();
+  const screenView = new ScreenView($('#screen-view'), { client });
+  setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
   const resize = () => {
     const landscape = fitKeys(app);
@@ -84,11 +86,22 @@ function start() {
     picker.setApps(apps);
     deck.updateIcons();
   });
+  client.addEventListener('revoked', () => {
+    layout = [Array(12).fill(null)];
+    apps = [];
+    appsAsked = false;
+    deck.clear();
+    picker.setApps([]);
+    for (const sheet of [$('#edit-sheet'), $('#app-picker')]) if (sheet.open) sheet.close();
+  });
   client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
+  // The hooks the keyboard and sound modules plug into: `touchdeckViewer.attachKeyboard(createKeyboard)`,
+  // `touchdeckViewer.attachSound(createSoundPlayer())`.
+  window.touchdeckViewer = screenView;
 }
 
 function showState(client, { state, everOpened }) {
@@ -151,15 +164,19 @@ function setUpPairing(client) {
   });
 }
 
-function setUpTabs() {
+function setUpTabs(onChange) {
   const tabs = document.querySelectorAll('.tabs [data-tab]');
+  let current = 'deck';
   for (const tab of tabs) {
     tab.addEventListener('click', () => {
+      if (tab.dataset.tab === current) return;
+      current = tab.dataset.tab;
       for (const other of tabs) {
         const on = other === tab;
         other.setAttribute('aria-selected', String(on));
         $(`#${other.dataset.tab}-view`).hidden = !on;
       }
+      onChange(current);
     });
   }
 }
