@@ -7,6 +7,7 @@ import { buildKeypad } from './keypad.js';
 import { EditSheet } from './editor.js';
 import { AppPicker } from './picker.js';
 import { ScreenView } from './screen.js';
+import { createKeyboard } from './keyboard.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
@@ -56,6 +57,7 @@ function start() {
   });
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
   const screenView = new ScreenView($('#screen-view'), { client });
+  screenView.attachKeyboard(createKeyboard);
   setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
   const resize = () => {
@@ -80,6 +82,7 @@ function start() {
     if (!detail.ok) toast(detail.reason || 'That did not work.');
   });
   client.addEventListener('keypadResult', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
+  client.addEventListener('typed', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('volume', ({ detail }) => gauge.show(detail));
   client.addEventListener('apps', ({ detail }) => {
     apps = detail.apps;
@@ -99,8 +102,7 @@ function start() {
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
-  // The hooks the keyboard and sound modules plug into: `touchdeckViewer.attachKeyboard(createKeyboard)`,
-  // `touchdeckViewer.attachSound(createSoundPlayer())`.
+  // The viewer, for the browser tests and the benchmark (its keyboard is attached above).
   window.touchdeckViewer = screenView;
 }
 

@@ -48,6 +48,9 @@ export class ScreenView {
 
   /** Plugs in the typing UI: `factory(parent, {send})` → {element, coveredHeight(), onCoverChange(cb), open(), close()}. */
   attachKeyboard(factory) {
+    // A keyboard attached again replaces the one before (its panel leaves the page).
+    this.keyboard?.close();
+    this.keyboard?.element?.remove();
     this.keyboard = factory(this.root, { send: (m) => this.client.send(m) });
     this.keyboard.onCoverChange((height) => { this.covered = height; this.#applyView(); });
     this.#updateTools();
