@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from pages import choose_kind, fill, key, key_label, pair, save, tap, wait
+from viewer import pair_as_viewer, start_viewing
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from xscreen import XImageAccess  # noqa: E402
@@ -216,3 +217,29 @@ def test_without_a_share_sheet_for_files_it_downloads(host, browsers, noisy_reco
     wait(driver, lambda d: saved.exists() and saved.stat().st_size == path.stat().st_size, what="the download")
     assert hashlib.sha256(saved.read_bytes()).hexdigest() == digest
     assert driver.execute_script("return window.sharedFile") is None
+
+
+def test_the_viewer_toolbar_records_the_monitor_being_viewed(host, browsers):
+    browser = browsers()
+    pair_as_viewer(browser, host, "Toolbar viewer")
+    driver = browser.driver
+    driver.execute_script("""
+        window.recordStates = [];
+        window.touchdeck.addEventListener('recordState', ({ detail }) => window.recordStates.push(detail));
+    """)
+    record = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="record"]')
+    assert not record.is_displayed(), "the record tool shows only while viewing"
+    start_viewing(driver)
+    before = set(videos(host))
+    wait(driver, lambda d: record.is_displayed(), what="the record tool while viewing")
+    record.click()
+    wait(driver, lambda d: record.get_attribute("data-record-state") == "recording", what="recording from the toolbar")
+    wait(driver, lambda d: record.text.startswith("Recording "), what="the elapsed time on the tool")
+    assert record.get_attribute("aria-pressed") == "true"
+    viewed = driver.execute_script("return window.touchdeckViewer.core.session.displayId")
+    started = driver.execute_script("return window.recordStates.find((s) => s.state === 'recording')")
+    assert started["displayId"] == viewed, (started, viewed)
+    record.click()
+    wait(driver, lambda d: record.get_attribute("data-record-state") == "idle", what="stopped from the toolbar")
+    assert record.text == "Record"
+    assert len(set(videos(host)) - before) == 1

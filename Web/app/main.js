@@ -6,10 +6,12 @@ import { VolumeGauge } from './gauge.js';
 import { buildKeypad } from './keypad.js';
 import { EditSheet } from './editor.js';
 import { AppPicker } from './picker.js';
+import { ScreenView } from './screen.js';
+import { createKeyboard } from './keyboard.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
-import { setUpRecordings } from './recordings.js';
+import { attachRecordButton, setUpRecordings } from './recordings.js';
 import { cleanName, guessDeviceName } from '../core/names.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -58,7 +60,10 @@ function start() {
     onToggleMute: () => client.send({ type: 'toggleMute' }),
   });
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
-  setUpTabs();
+  const screenView = new ScreenView($('#screen-view'), { client });
+  screenView.attachKeyboard(createKeyboard);
+  attachRecordButton(screenView); // recording: the toolbar's record button (Web/app/recordings.js)
+  setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
   const resize = () => {
     const landscape = fitKeys(app);
@@ -82,17 +87,28 @@ function start() {
     if (!detail.ok) toast(detail.reason || 'That did not work.');
   });
   client.addEventListener('keypadResult', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
+  client.addEventListener('typed', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('volume', ({ detail }) => gauge.show(detail));
   client.addEventListener('apps', ({ detail }) => {
     apps = detail.apps;
     picker.setApps(apps);
     deck.updateIcons();
   });
+  client.addEventListener('revoked', () => {
+    layout = [Array(12).fill(null)];
+    apps = [];
+    appsAsked = false;
+    deck.clear();
+    picker.setApps([]);
+    for (const sheet of [$('#edit-sheet'), $('#app-picker')]) if (sheet.open) sheet.close();
+  });
   client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
+  // The viewer, for the browser tests and the benchmark (its keyboard is attached above).
+  window.touchdeckViewer = screenView;
 }
 
 function showState(client, { state, everOpened }) {
@@ -155,15 +171,19 @@ function setUpPairing(client) {
   });
 }
 
-function setUpTabs() {
+function setUpTabs(onChange) {
   const tabs = document.querySelectorAll('.tabs [data-tab]');
+  let current = 'deck';
   for (const tab of tabs) {
     tab.addEventListener('click', () => {
+      if (tab.dataset.tab === current) return;
+      current = tab.dataset.tab;
       for (const other of tabs) {
         const on = other === tab;
         other.setAttribute('aria-selected', String(on));
         $(`#${other.dataset.tab}-view`).hidden = !on;
       }
+      onChange(current);
     });
   }
 }

@@ -30,6 +30,28 @@ export function watchRecording(listener) {
   return installed ? installed.watch(listener) : () => {};
 }
 
+/**
+ * Puts a record button in the viewer's toolbar (`view`: the Screen tab's ScreenView): it records the monitor
+ * being viewed at the viewing rate, or stops the recording, and shows the recording's state and time. Shown
+ * while viewing, like the viewer's own tools.
+ */
+export function attachRecordButton(view) {
+  const button = view.tools.add({
+    name: 'record', label: 'Record', text: 'Record', pressed: false,
+    onClick: () => toggleRecording({ displayId: view.core.session.displayId, fps: view.core.session.fps }),
+  });
+  watchRecording(({ state, caption }) => {
+    const text = state === 'idle' ? 'Record' : caption;
+    if (button.textContent !== text) button.textContent = text;
+    button.dataset.recordState = state;
+    button.setAttribute('aria-pressed', String(state !== 'idle'));
+  });
+  const showWhileViewing = () => view.tools.show('record', ['viewing', 'starting'].includes(view.root.dataset.state));
+  new MutationObserver(showWhileViewing).observe(view.root, { attributes: true, attributeFilter: ['data-state'] });
+  showWhileViewing();
+  return button;
+}
+
 /** Hands a fetched file on: the share sheet when the browser can share files, else a download. */
 export async function handOver(bytes, name, nav = navigator) {
   const file = new File([bytes], name, { type: 'video/mp4' });
