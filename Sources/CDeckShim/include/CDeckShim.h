@@ -1,0 +1,65 @@
+#pragma once
+// The few GVariant and PipeWire/SPA calls Swift cannot make: variadic constructors (g_variant_new) and the SPA
+// POD builder macros. Everything else is called from Swift directly. Every name starts with `deck_`.
+#include <gio/gio.h>
+#include <pipewire/pipewire.h>
+#include <stdint.h>
+
+// --- GVariant arguments of Mutter's D-Bus calls (floating references: the call takes them) ---
+
+/// `(a{sv})` with no options.
+GVariant *deck_gv_no_options(void);
+/// ScreenCast.CreateSession's `(a{sv})`: {'remote-desktop-session-id': <id>}.
+GVariant *deck_gv_screencast_options(const char *remote_desktop_session_id);
+/// ScreenCast.Session.RecordMonitor's `(sa{sv})`: the connector and {'cursor-mode': <uint32 mode>}.
+GVariant *deck_gv_record_monitor(const char *connector, uint32_t cursor_mode);
+/// `(ss)`: org.freedesktop.DBus.Properties.Get's interface and property.
+GVariant *deck_gv_two_strings(const char *first, const char *second);
+/// `(s)`.
+GVariant *deck_gv_string(const char *value);
+/// `(sdd)`: NotifyPointerMotionAbsolute's stream and position.
+GVariant *deck_gv_motion(const char *stream, double x, double y);
+/// `(ib)`: NotifyPointerButton's evdev button code and state.
+GVariant *deck_gv_button(int32_t button, gboolean pressed);
+/// `(ui)`: NotifyPointerAxisDiscrete's axis and steps.
+GVariant *deck_gv_axis_discrete(uint32_t axis, int32_t steps);
+/// `(ub)`: NotifyKeyboardKeysym's keysym and state.
+GVariant *deck_gv_keysym(uint32_t keysym, gboolean pressed);
+
+/// One monitor of DisplayConfig.GetCurrentState: its connector and where its logical monitor lies, in pixels.
+typedef struct {
+    char connector[64];
+    int32_t x, y, width, height;
+    double scale;
+} deck_monitor;
+
+/// Reads up to `max` monitors that are on (have a current mode and a logical monitor) from GetCurrentState's
+/// reply; returns how many, or -1 when the reply does not have the documented shape.
+int deck_gv_monitors(GVariant *state, deck_monitor *out, int max);
+
+// --- PipeWire / SPA ---
+
+/// Pixel layouts the shim reports.
+enum { DECK_PW_FORMAT_OTHER = 0, DECK_PW_FORMAT_BGRX = 1, DECK_PW_FORMAT_BGRA = 2 };
+
+/// The EnumFormat we accept (raw video, BGRx or BGRA, any size, at most `max_fps` frames a second), built in
+/// `buffer`; returns the POD (inside `buffer`), or NULL when `size` is too small.
+const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint32_t max_fps);
+/// The Buffers param (mapped memory: MemFd or MemPtr) and the Header meta, built in `buffer`; fills `params`
+/// (room for 2) and returns the count.
+uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_pod **params);
+/// Reads a negotiated Format param: returns 0 and the size and layout, or -1 when it is not raw video.
+int deck_pw_parse_format(const struct spa_pod *param, uint32_t *width, uint32_t *height, int *format);
+
+/// A timer on `loop` that calls `callback(data)` on the loop's thread; NULL on failure.
+struct spa_source *deck_pw_timer_new(struct pw_loop *loop, void (*callback)(void *data, uint64_t expirations), void *data);
+/// Arms the timer to fire once after `nanoseconds` (at least 1); 0 disarms it.
+void deck_pw_timer_arm(struct pw_loop *loop, struct spa_source *timer, uint64_t nanoseconds);
+/// Removes and frees the timer.
+void deck_pw_timer_free(struct pw_loop *loop, struct spa_source *timer);
+
+/// The monotonic clock in nanoseconds (what the pacing compares).
+uint64_t deck_monotonic_ns(void);
+
+/// Whether the calling thread's name (15 characters at most) is `name`'s first 15.
+int deck_thread_is_named(const char *name);

@@ -1,0 +1,124 @@
+import CDeckShim
+import DeckScreen
+import Foundation
+
+/// One remote-desktop session with Mutter, as GNOME Remote Desktop opens it (no dialog): a
+/// `org.gnome.Mutter.RemoteDesktop` session, the `org.gnome.Mutter.ScreenCast` session linked to it, one stream
+/// (`RecordMonitor`) per monitor asked for, then `Start`. Input for the session goes through the same object.
+///
+/// Blocking: every call waits for Mutter's reply. `@unchecked Sendable`: the paths are immutable after `init`
+/// and GDBus calls are thread-safe; callers keep the order of input events by calling from one queue.
+final class MutterSession: @unchecked Sendable {
+    static let remoteDesktop = "org.gnome.Mutter.RemoteDesktop"
+    static let screenCast = "org.gnome.Mutter.ScreenCast"
+    private static let sessionInterface = "org.gnome.Mutter.RemoteDesktop.Session"
+
+    /// Mutter's cursor modes for RecordMonitor (the portal's bitmask 1/2/4 numbers them differently).
+    enum CursorMode: UInt32 {
+        case hidden = 0
+        case embedded = 1
+        case metadata = 2
+    }
+
+    private let bus: SessionBus
+    /// The RemoteDesktop session's object path.
+    let path: String
+    /// The stream's object path (NotifyPointerMotionAbsolute names it) and its PipeWire node; nil without a
+    /// monitor (an input-only session).
+    let streamPath: String?
+    let node: UInt32?
+    private let stopped = LockedFlag()
+    private var warmedUp = false
+
+    /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
+    init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded) throws(DBusError) {
+        self.bus = bus
+        let created = try bus.call(Self.remoteDesktop, "/org/gnome/Mutter/RemoteDesktop", Self.remoteDesktop, "CreateSession")
+        let path = created.child(0).string
+        do {
+            guard let monitor else {
+                try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
+                (self.path, streamPath, node) = (path, nil, nil)
+                return
+            }
+            let id = try bus.property(Self.remoteDesktop, path, Self.sessionInterface, "SessionId").string
+            let cast = try bus.call(
+                Self.screenCast, "/org/gnome/Mutter/ScreenCast", Self.screenCast, "CreateSession",
+                deck_gv_screencast_options(id)
+            ).child(0).string
+            let stream = try bus.call(
+                Self.screenCast, cast, "org.gnome.Mutter.ScreenCast.Session", "RecordMonitor",
+                deck_gv_record_monitor(monitor.name, cursor.rawValue)
+            ).child(0).string
+            // The node id comes as a signal once the linked sessions start: subscribe first, then Start.
+            let added = try bus.waitForSignal(
+                sender: Self.screenCast, path: stream, interface: "org.gnome.Mutter.ScreenCast.Stream",
+                member: "PipeWireStreamAdded", timeout: 10
+            ) { () throws(DBusError) in
+                try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
+            }
+            (self.path, streamPath, node) = (path, stream, added.child(0).uint32)
+        } catch {
+            _ = try? bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Stop", timeout: 2)
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Ends the session (Mutter ends its stream with it). Idempotent.
+    func stop() {
+        guard stopped.set() else { return }
+        _ = try? bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Stop", timeout: 2)
+    }
+
+    var isStopped: Bool { stopped.isSet }
+
+    /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).
+    func move(x: Double, y: Double) throws(DBusError) {
+        guard let streamPath else { throw .failed(name: "", message: "no stream to move the pointer on") }
+        try notify("NotifyPointerMotionAbsolute", deck_gv_motion(streamPath, x, y))
+    }
+
+    /// Presses or releases an evdev button (BTN_LEFT 0x110…).
+    func button(_ code: Int32, pressed: Bool) throws(DBusError) {
+        try notify("NotifyPointerButton", deck_gv_button(code, pressed ? 1 : 0))
+    }
+
+    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal; positive: down or right).
+    func axis(_ axis: UInt32, steps: Int32) throws(DBusError) {
+        try notify("NotifyPointerAxisDiscrete", deck_gv_axis_discrete(axis, steps))
+    }
+
+    /// Presses and releases the key Mutter finds for `keysym`. Mutter loses the first key event after a session
+    /// starts, so the session's first tap is preceded by a Shift tap. Fails when the layout has no key for it.
+    func tap(keysym: UInt32) throws(DBusError) {
+        if !warmedUp {
+            try key(Self.shiftL, pressed: true)
+            try key(Self.shiftL, pressed: false)
+            warmedUp = true
+        }
+        try key(keysym, pressed: true)
+        try key(keysym, pressed: false)
+    }
+
+    static let shiftL: UInt32 = 0xffe1
+
+    private func key(_ keysym: UInt32, pressed: Bool) throws(DBusError) {
+        try notify("NotifyKeyboardKeysym", deck_gv_keysym(keysym, pressed ? 1 : 0))
+    }
+
+    private func notify(_ method: String, _ arguments: OpaquePointer?) throws(DBusError) {
+        try bus.call(Self.remoteDesktop, path, Self.sessionInterface, method, arguments, timeout: 5)
+    }
+}
+
+/// A flag that is set once, from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Sets it; returns whether this call did (false: it was already set).
+    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
+    var isSet: Bool { lock.withLock { value } }
+}

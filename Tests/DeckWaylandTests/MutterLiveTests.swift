@@ -1,0 +1,88 @@
+import DeckActions
+import DeckScreen
+import Foundation
+import Testing
+
+@testable import DeckWayland
+
+/// The Mutter back-end against a real headless Mutter: run under `scripts/with-mutter` (the suite is skipped
+/// without one). A GTK client (Tests/wayland/gtk_pattern.py) paints a known pattern fullscreen and prints its
+/// input events as JSON lines, so the test reads what Mutter really delivered. Waits have generous deadlines.
+@Suite(.serialized, .enabled(if: MutterDesktop.isAvailable())) struct MutterLiveTests {
+    /// The pattern's colour at a pixel (Tests/wayland/gtk_pattern.py's pattern_block), as B, G, R bytes.
+    static func patternBGR(x: Int, y: Int) -> [UInt8] {
+        let (column, row) = (x / 80, y / 80)
+        return [
+            UInt8(((column + row) * 91 + 60) % 256), UInt8((row * 59 + 40) % 256), UInt8((column * 37 + 20) % 256),
+        ]
+    }
+
+    @Test func theVirtualMonitorIsListedWithItsConnectorAndSize() async throws {
+        let monitors = try await MutterDesktop().screen.monitors()
+        #expect(monitors.count == 1)
+        #expect(monitors.first?.name == "Meta-0")
+        #expect(monitors.first?.frame == PixelRect(x: 0, y: 0, width: 1280, height: 720))
+    }
+
+    @Test func aCaptureDeliversThePatternAndStopsCleanly() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, recorder.handlers) }
+        let frame = try #require(try await offThePool { recorder.waitForFrame(seconds: 10) })
+        capture.refresh()
+        let again = try await offThePool { recorder.waitForFrame(seconds: 10, after: 1) }
+        capture.stop()
+        let framesAtStop = recorder.count
+        #expect((frame.width, frame.height) == (1280, 720))
+        #expect(frame.format == .bgrx || frame.format == .bgra)
+        // Block centres away from the cursor (Mutter draws it in where the pointer is).
+        for (x, y) in [(40, 40), (1000, 120), (600, 680), (1240, 400)] {
+            #expect(frame.pixel(x, y) == Self.patternBGR(x: x, y: y), "pixel \(x),\(y)")
+        }
+        #expect(again != nil, "refresh() brought no frame on a still screen")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.count == framesAtStop, "a frame came after stop()")
+    }
+
+    @Test func clicksLandAtTheStreamCoordinatesAndKeysArriveOrFailWithAReason() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, recorder.handlers) }
+        defer { capture.stop() }
+        let input = desktop.input
+        let rect = DeckKitRect(monitor)
+        try await input.movePointer(MonitorPixel(x: 321, y: 234, monitor: rect))
+        try await input.setButton(.left, true)
+        try await input.setButton(.left, false)
+        try await input.movePointer(MonitorPixel(x: 1001, y: 602, monitor: rect))
+        try await input.setButton(.right, true)
+        try await input.setButton(.right, false)
+        try await input.scroll(.down, 2)
+        var refused: [UInt32: InputSinkError] = [:]
+        for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {  // a, A, Return, EuroSign, eacute
+            do { try await input.tapKeysym(keysym) } catch let error as InputSinkError { refused[keysym] = error }
+        }
+        try await input.tapKeysym(0x7a)  // z: the last event, so the client has had all before it
+        let events = try await offThePool { try client.events(until: { $0.event == "key-release" && $0.keyval == 0x7a }) }
+        let presses = events.filter { $0.event == "press" }.map { [$0.button ?? 0, $0.x ?? -1, $0.y ?? -1] }
+        #expect(presses == [[1, 321, 234], [3, 1001, 602]])
+        #expect(events.contains { $0.event == "scroll" })
+        let typed = events.filter { $0.event == "key-press" }.compactMap(\.keyval)
+        for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {
+            if let error = refused[keysym] {
+                #expect(error == .noKey(keysym: keysym))
+                #expect(!typed.contains(Int(keysym)))
+            } else {
+                #expect(typed.contains(Int(keysym)), "keysym \(String(keysym, radix: 16)) neither arrived nor failed")
+            }
+        }
+        #expect(refused[0x61] == nil && refused[0xff0d] == nil, "keys of the layout must type")
+        print("Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))")
+    }
+}
