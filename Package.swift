@@ -36,7 +36,14 @@ let package = Package(
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "CDeckShim", dependencies: ["CGio", "CPipeWire"]),
-        .target(name: "DeckWayland", dependencies: ["DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim"]),
+        // The compositor's keymap as its clients see it (which keysyms Mutter can type): wayland-client + xkbcommon.
+        .systemLibrary(name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .target(
+            name: "DeckWayland",
+            dependencies: [
+                "DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
+            ]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),

@@ -173,3 +173,5 @@ int deck_thread_is_named(const char *name) {
     if (pthread_getname_np(pthread_self(), current, sizeof current) != 0) return 0;
     return strncmp(current, name, sizeof current - 1) == 0;
 }
+
+GVariant *deck_gv_two_doubles(double first, double second) { return g_variant_new("(dd)", first, second); }

@@ -93,7 +93,10 @@ public final class MutterDesktop: @unchecked Sendable {
                 }
             },
             tapKeysym: { keysym in
-                try await self.inject(keysym: keysym) { session throws(DBusError) in try session.tap(keysym: keysym) }
+                try await self.inject(keysym: keysym) { session throws(DBusError) in
+                    guard session.canType(keysym) else { throw MutterInput.noKeycode }
+                    try session.tap(keysym: keysym)
+                }
             })
     }
 

@@ -22,6 +22,9 @@ enum MutterInput {
         }
     }
 
+    /// What Mutter logs for a keysym the layout lacks; raised by the host itself, since the call succeeds anyway.
+    static let noKeycode = DBusError.failed(name: "", message: "No keycode found for keyval")
+
     /// The sink's error for a failed call: a keysym Mutter found no key for (its message: "No keycode found for
     /// keyval") is `noKey`; anything else means the session is no use any more (`droppedSession` forgets an
     /// input-only one, the next call opens a new one) and is `noDisplay`.

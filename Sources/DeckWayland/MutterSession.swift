@@ -28,7 +28,8 @@ final class MutterSession: @unchecked Sendable {
     let streamPath: String?
     let node: UInt32?
     private let stopped = LockedFlag()
-    private var warmedUp = false
+    /// The keysyms the layout can type, read once per session (nil: not known, every keysym is tried).
+    private var typable: Set<UInt32>??
 
     /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
     init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded) throws(DBusError) {
@@ -39,6 +40,7 @@ final class MutterSession: @unchecked Sendable {
             guard let monitor else {
                 try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
                 (self.path, streamPath, node) = (path, nil, nil)
+                try warmUp()
                 return
             }
             let id = try bus.property(Self.remoteDesktop, path, Self.sessionInterface, "SessionId").string
@@ -58,6 +60,7 @@ final class MutterSession: @unchecked Sendable {
                 try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
             }
             (self.path, streamPath, node) = (path, stream, added.child(0).uint32)
+            try warmUp()
         } catch {
             _ = try? bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Stop", timeout: 2)
             throw error
@@ -90,16 +93,36 @@ final class MutterSession: @unchecked Sendable {
         try notify("NotifyPointerAxisDiscrete", deck_gv_axis_discrete(axis, steps))
     }
 
-    /// Presses and releases the key Mutter finds for `keysym`. Mutter loses the first key event after a session
-    /// starts, so the session's first tap is preceded by a Shift tap. Fails when the layout has no key for it.
+    /// Makes Mutter create the session's virtual keyboard and pointer now: a Shift tap (Mutter loses the first key
+    /// event of a session) and a pointer move by nothing. Where the seat had no keyboard or pointer before (a
+    /// headless compositor), clients learn of the new devices a moment later; events before that are lost.
+    private func warmUp() throws(DBusError) {
+        try key(Self.shiftL, pressed: true)
+        try key(Self.shiftL, pressed: false)
+        try notify("NotifyPointerMotionRelative", deck_gv_two_doubles(0, 0))
+    }
+
+    /// Presses and releases the key Mutter finds for `keysym` in the current layout.
     func tap(keysym: UInt32) throws(DBusError) {
-        if !warmedUp {
-            try key(Self.shiftL, pressed: true)
-            try key(Self.shiftL, pressed: false)
-            warmedUp = true
-        }
         try key(keysym, pressed: true)
         try key(keysym, pressed: false)
+    }
+
+    /// Whether the layout has a key for `keysym` (Mutter's call succeeds either way, and only logs when it has
+    /// none); true when the keymap cannot be read. The keymap is read on the first call: the seat's keyboard
+    /// appears a moment after `warmUp`, so a few reads are tried, 25 ms apart.
+    func canType(_ keysym: UInt32) -> Bool {
+        if typable == nil {
+            var read: Set<UInt32>?
+            for attempt in 0..<20 {
+                if attempt > 0 { usleep(25_000) }
+                read = WaylandKeymap.typableKeysyms()
+                if read != nil { break }
+            }
+            typable = .some(read)
+        }
+        guard let known = typable ?? nil else { return true }
+        return known.contains(keysym)
     }
 
     static let shiftL: UInt32 = 0xffe1

@@ -59,11 +59,14 @@ final class FrameRecorder: @unchecked Sendable {
     }
 }
 
-/// Tests/wayland/gtk_pattern.py under the system Python; stopped by its PID.
+/// Tests/wayland/gtk_pattern.py under the system Python; its JSON lines are read on a thread of their own into
+/// `seen`; stopped by its PID.
 final class GTKClient: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
-    private var buffer = Data()
+    private let condition = NSCondition()
+    private var seen: [ClientEvent] = []
+    private var closed = false
 
     static func start() throws -> GTKClient {
         let client = GTKClient()
@@ -81,31 +84,50 @@ final class GTKClient: @unchecked Sendable {
         process.environment = environment
         process.standardOutput = output
         try process.run()
-        _ = try events(until: { $0.event == "ready" })
+        Thread { self.read() }.start()
+        guard wait(seconds: 20, for: { $0.event == "ready" }) != nil else {
+            stop()
+            throw GTKClientError.noSuchEvent("the client never said it was ready")
+        }
     }
 
-    /// The events printed until one matches `last` (included); throws when the client stops printing, and stops
-    /// the client after 20 s, so a lost event fails the test instead of hanging it.
-    func events(until last: (ClientEvent) -> Bool) throws -> [ClientEvent] {
-        var seen: [ClientEvent] = []
-        let waiting = LockedFlag()
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if !waiting.isSet { kill(pid, SIGTERM) } }
-        defer { _ = waiting.set() }
+    private func read() {
+        var buffer = Data()
         while true {
-            while let newline = buffer.firstIndex(of: 0x0a) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer = Data(buffer[(newline + 1)...])
-                guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
-                let event = ClientEvent(object)
-                seen.append(event)
-                if last(event) { return seen }
-            }
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: 0x0a) {
+                let line = Data(buffer[buffer.startIndex..<newline])
+                buffer = Data(buffer[(newline + 1)...])
+                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                condition.withLock {
+                    seen.append(ClientEvent(object))
+                    condition.broadcast()
+                }
+            }
         }
-        throw GTKClientError.noSuchEvent(seen.map { "\($0)" }.joined(separator: "\n"))
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    /// How many events have come so far (a mark for `events(since:)`).
+    var count: Int { condition.withLock { seen.count } }
+
+    /// The events from index `mark` on.
+    func events(since mark: Int) -> [ClientEvent] { condition.withLock { Array(seen[mark...]) } }
+
+    /// The index of the first event matching `match`, waiting up to `seconds` for it; nil when none came.
+    func wait(seconds: Double, from mark: Int = 0, for match: (ClientEvent) -> Bool) -> Int? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let index = seen[mark...].firstIndex(where: match) { return index }
+            if closed || !condition.wait(until: deadline) { return nil }
+        }
     }
 
     /// Ends the client by its PID and waits (5 s at most) until Foundation has seen it go. Polls instead of
@@ -123,6 +145,8 @@ enum GTKClientError: Error { case noSuchEvent(String) }
 struct ClientEvent: Sendable, CustomStringConvertible {
     var event: String
     var button: Int?, x: Int?, y: Int?, keyval: Int?
+    /// Scrolls: GdkScrollDirection (1 down, 4 smooth) and the smooth delta.
+    var direction: Int?, dy: Double?
 
     init(_ object: [String: Any]) {
         event = object["event"] as? String ?? ""
@@ -130,6 +154,8 @@ struct ClientEvent: Sendable, CustomStringConvertible {
         x = object["x"] as? Int
         y = object["y"] as? Int
         keyval = object["keyval"] as? Int
+        direction = object["direction"] as? Int
+        dy = (object["dy"] as? NSNumber)?.doubleValue
     }
 
     var description: String { "\(event) button \(button ?? -1) at \(x ?? -1),\(y ?? -1) keyval \(keyval ?? -1)" }

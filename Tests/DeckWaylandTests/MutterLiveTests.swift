@@ -57,6 +57,21 @@ import Testing
         defer { capture.stop() }
         let input = desktop.input
         let rect = DeckKitRect(monitor)
+        // The headless seat gets a pointer and a keyboard only with the session's virtual devices; the client
+        // binds them a moment later and misses what comes before. Move until it sees the pointer enter, then
+        // tap Shift until it sees a key (each wait bounded; no assertion depends on how long it took).
+        var entered = false
+        for step in 0..<100 where !entered {
+            try await input.movePointer(MonitorPixel(x: 5 + step % 20, y: 5, monitor: rect))
+            entered = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "enter" }) != nil }
+        }
+        var keyed = false
+        for _ in 0..<100 where !keyed {
+            try await input.tapKeysym(0xffe1)
+            keyed = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "key-release" }) != nil }
+        }
+        #expect(entered && keyed, "the client never got the session's pointer or keyboard")
+        let mark = client.count
         try await input.movePointer(MonitorPixel(x: 321, y: 234, monitor: rect))
         try await input.setButton(.left, true)
         try await input.setButton(.left, false)
@@ -69,10 +84,13 @@ import Testing
             do { try await input.tapKeysym(keysym) } catch let error as InputSinkError { refused[keysym] = error }
         }
         try await input.tapKeysym(0x7a)  // z: the last event, so the client has had all before it
-        let events = try await offThePool { try client.events(until: { $0.event == "key-release" && $0.keyval == 0x7a }) }
+        let last = try await offThePool { client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0x7a } }
+        #expect(last != nil, "the last key (z) never arrived")
+        let events = client.events(since: mark)
         let presses = events.filter { $0.event == "press" }.map { [$0.button ?? 0, $0.x ?? -1, $0.y ?? -1] }
         #expect(presses == [[1, 321, 234], [3, 1001, 602]])
-        #expect(events.contains { $0.event == "scroll" })
+        #expect(events.contains { $0.event == "scroll" && ($0.direction == 1 || ($0.direction == 4 && ($0.dy ?? 0) > 0)) })
+        #expect(!events.contains { $0.event == "scroll" && ($0.direction == 0 || ($0.dy ?? 0) < 0) }, "scrolled up")
         let typed = events.filter { $0.event == "key-press" }.compactMap(\.keyval)
         for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {
             if let error = refused[keysym] {

@@ -63,3 +63,6 @@ uint64_t deck_monotonic_ns(void);
 
 /// Whether the calling thread's name (15 characters at most) is `name`'s first 15.
 int deck_thread_is_named(const char *name);
+
+/// `(dd)`: NotifyPointerMotionRelative's dx and dy.
+GVariant *deck_gv_two_doubles(double first, double second);
