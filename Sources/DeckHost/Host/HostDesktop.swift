@@ -1,6 +1,7 @@
 import DeckActions
 import DeckMedia
 import DeckScreen
+import DeckWayland
 import Foundation
 
 /// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (STYLE practice 1).
@@ -46,14 +47,29 @@ public struct HostDesktop: Sendable {
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
-    /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`.
+    /// `$PULSE_SERVER` (or the default), and the screen, pointer and keys of the back-end `DesktopBackend.choose`
+    /// picks: XTest, XRandR and XShm on `$DISPLAY`, or Mutter's D-Bus APIs and PipeWire on GNOME/Wayland.
     public static func live(environment: HostEnvironment = .current, encoder: EncoderChoice = .auto) -> HostDesktop {
         let feed = VolumeFeed()
-        return HostDesktop(
+        var desktop = HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: .live(onChange: feed.report), keys: .live(),
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
             input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder)
+        switch DesktopBackend.choose(
+            environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable)
+        {
+        case .x11: break
+        case .mutter:
+            let mutter = MutterDesktop()
+            (desktop.screen, desktop.input, desktop.keys) = (mutter.screen, mutter.input, mutter.keypad)
+            // GNOME's screen shield sets logind's LockedHint; there is no X screensaver to ask.
+            desktop.isLocked = LockProbe.logind().isLocked
+        case .waylandUnsupported, .none:
+            desktop.screen = .noDisplay
+            desktop.isLocked = LockProbe.logind().isLocked
+        }
+        return desktop
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
