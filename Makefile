@@ -23,6 +23,7 @@ test: build test-swift test-js test-py
 
 test-swift:
 	scripts/with-desktop $(SWIFT) test --skip-build
+	scripts/with-mutter $(SWIFT) test --skip-build --filter DeckWaylandTests
 
 test-js:
 	node --test Web/test/
@@ -33,6 +34,7 @@ test-js-node18:
 
 test-py:
 	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
+	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
 
 fuzz:
 	scripts/fuzz $(ARGS)

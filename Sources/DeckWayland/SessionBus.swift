@@ -23,6 +23,11 @@ final class SessionBus: @unchecked Sendable {
 
     /// Connects to the session bus (GLib shares one connection per process; this holds a reference to it).
     init() throws(DBusError) {
+        // Without an address GLib would try `dbus-launch --autolaunch` through X11 and leave a bus daemon behind.
+        let environment = ProcessInfo.processInfo.environment
+        let userBus = environment["XDG_RUNTIME_DIR"].map { "\($0)/bus" }
+        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || userBus.map(FileManager.default.fileExists) == true
+        else { throw .noBus("DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus") }
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw .noBus(Self.take(error))
