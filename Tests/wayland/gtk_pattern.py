@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A GTK 3 client for the GNOME tests: a fullscreen window that paints `pattern_block` colours in 80-pixel blocks
 and prints every input event it gets as one JSON line on stdout ({"event": "ready"} once it has been drawn).
+With `--animate RATE` it also moves a 400×300 band across the window RATE times a second (for `make bench`).
 Run with the system Python (python3-gi) inside scripts/with-mutter: GDK_BACKEND=wayland."""
 
 import json
@@ -26,11 +27,16 @@ def say(**record):
 
 
 class PatternWindow(Gtk.Window):
-    def __init__(self):
+    def __init__(self, animate=0):
         super().__init__(title="touchdeck-pattern")
         self.set_decorated(False)
         self.drawn = False
+        self.band = None
+        self.step = 0
         area = Gtk.DrawingArea()
+        self.area = area
+        if animate:
+            GLib.timeout_add(max(1, round(1000 / animate)), self.move_band)
         area.connect("draw", self.draw)
         self.add(area)
         self.add_events(Gdk.EventMask.BUTTON_PRESS_MASK | Gdk.EventMask.BUTTON_RELEASE_MASK
@@ -54,10 +60,26 @@ class PatternWindow(Gtk.Window):
                 cr.set_source_rgb(r / 255, g / 255, b / 255)
                 cr.rectangle(column * BLOCK, row * BLOCK, BLOCK, BLOCK)
                 cr.fill()
+        if self.band:
+            x, y, colour = self.band
+            cr.set_source_rgb(*colour)
+            cr.rectangle(x, y, 400, 300)
+            cr.fill()
         if not self.drawn and width > 200:
             self.drawn = True
             # Ready once the frame is on screen, not merely drawn: let the compositor take it first.
             GLib.timeout_add(300, lambda: say(event="ready", width=width, height=height) and False)
+        return True
+
+    def move_band(self):
+        width, height = self.area.get_allocated_width(), self.area.get_allocated_height()
+        if width > 400 and height > 300:
+            self.step += 1
+            old = self.band
+            self.band = ((self.step * 37) % (width - 400), (self.step * 23) % (height - 300),
+                         ((self.step * 0.13) % 1, (self.step * 0.29) % 1, (self.step * 0.41) % 1))
+            for x, y, _ in filter(None, (old, self.band)):
+                self.area.queue_draw_area(x, y, 400, 300)
         return True
 
     def button(self, kind, event):
@@ -75,7 +97,8 @@ class PatternWindow(Gtk.Window):
 
 
 def main():
-    window = PatternWindow()
+    animate = int(sys.argv[sys.argv.index("--animate") + 1]) if "--animate" in sys.argv else 0
+    window = PatternWindow(animate)
     window.fullscreen()
     window.show_all()
     Gtk.main()

@@ -47,9 +47,10 @@ def pattern_bgra():
 class GTKClient:
     """gtk_pattern.py under the system Python (python3-gi); its events are read on a thread. Stopped by PID."""
 
-    def __init__(self):
+    def __init__(self, args=()):
         env = {**os.environ, "GDK_BACKEND": "wayland"}
-        self.process = subprocess.Popen(["/usr/bin/python3", str(CLIENT)], stdout=subprocess.PIPE, env=env, text=True)
+        self.process = subprocess.Popen(["/usr/bin/python3", str(CLIENT), *args], stdout=subprocess.PIPE, env=env,
+                                        text=True)
         self.events = []
         self.lock = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
