@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
         .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
-        .testTarget(name: "DeckWaylandTests", dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit"]),
+        .testTarget(
+            name: "DeckWaylandTests", dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim"]),
         .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
     ]
 )

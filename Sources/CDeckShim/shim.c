@@ -123,6 +123,9 @@ const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint3
         SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&fps, &one, &fps));
 }
 
+#define DECK_CURSOR_META_SIZE(w, h) \
+    ((int)(sizeof(struct spa_meta_cursor) + sizeof(struct spa_meta_bitmap) + (w) * (h) * 4))
+
 uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_pod **params) {
     struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buffer, size);
     params[0] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
@@ -131,7 +134,12 @@ uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_
     params[1] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
         SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
         SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_header)));
-    return (params[0] && params[1]) ? 2 : 0;
+    // A fixed cursor size fails to negotiate with Mutter: offer a range of bitmap sizes.
+    params[2] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+        SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Cursor),
+        SPA_PARAM_META_size, SPA_POD_CHOICE_RANGE_Int(DECK_CURSOR_META_SIZE(64, 64), DECK_CURSOR_META_SIZE(1, 1),
+            DECK_CURSOR_META_SIZE(512, 512)));
+    return (params[0] && params[1] && params[2]) ? 3 : 0;
 }
 
 int deck_pw_parse_format(const struct spa_pod *param, uint32_t *width, uint32_t *height, int *format) {
@@ -175,3 +183,26 @@ int deck_thread_is_named(const char *name) {
 }
 
 GVariant *deck_gv_two_doubles(double first, double second) { return g_variant_new("(dd)", first, second); }
+
+int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out) {
+    struct spa_meta_cursor *cursor = spa_buffer_find_meta_data(buffer, SPA_META_Cursor, sizeof *cursor);
+    if (!cursor || !spa_meta_cursor_is_valid(cursor)) return 0;
+    out->x = cursor->position.x;
+    out->y = cursor->position.y;
+    int news = DECK_CURSOR_MOVED;
+    if (cursor->bitmap_offset >= sizeof *cursor) {
+        struct spa_meta_bitmap *bitmap = SPA_PTROFF(cursor, cursor->bitmap_offset, struct spa_meta_bitmap);
+        if (bitmap->format != 0) {
+            news |= DECK_CURSOR_NEW_BITMAP;
+            out->hot_x = cursor->hotspot.x;
+            out->hot_y = cursor->hotspot.y;
+            int usable = bitmap->format == SPA_VIDEO_FORMAT_RGBA && bitmap->offset >= sizeof *bitmap &&
+                         bitmap->size.width > 0 && bitmap->size.height > 0 && bitmap->stride >= (int32_t)bitmap->size.width * 4;
+            out->width = usable ? bitmap->size.width : 0;
+            out->height = usable ? bitmap->size.height : 0;
+            out->stride = usable ? bitmap->stride : 0;
+            out->pixels = usable ? SPA_PTROFF(bitmap, bitmap->offset, const uint8_t) : NULL;
+        }
+    }
+    return news;
+}

@@ -1,7 +1,7 @@
 import DeckScreen
 
 /// A continuous capture of one monitor through Mutter (`ScreenCapture`): its own remote-desktop session recording
-/// the monitor (the cursor embedded by Mutter), consumed by a `PipeWireStream`. While it runs, the desktop's input
+/// the monitor (the cursor as metadata, drawn in by the stream), consumed by a `PipeWireStream`. While it runs, the desktop's input
 /// goes through its session, so pointer positions are in its stream's coordinates.
 final class MutterCapture: ScreenCapture, @unchecked Sendable {
     private let session: MutterSession
@@ -13,7 +13,7 @@ final class MutterCapture: ScreenCapture, @unchecked Sendable {
         throws(ScreenSourceError)
     {
         let session: MutterSession
-        do { session = try MutterSession(bus: bus, monitor: monitor, cursor: .embedded) } catch {
+        do { session = try MutterSession(bus: bus, monitor: monitor, cursor: .metadata) } catch {
             throw MutterDesktop.screenError(error)
         }
         // The stream's end also ends the session: Mutter keeps nothing running for us.

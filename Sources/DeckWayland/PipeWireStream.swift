@@ -22,6 +22,10 @@ final class PipeWireStream: @unchecked Sendable {
     private let hook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
     private var pacing: FramePacing
     private var held: UnsafeMutablePointer<pw_buffer>?
+    private var cursor = StreamCursor()
+    /// The held frame with the cursor drawn in: one buffer, allocated again only when the frame's size changes.
+    private var composite: UnsafeMutableRawPointer?
+    private var compositeBytes = 0
     private var size = (width: 0, height: 0, format: PixelFormat.bgrx)
     private var streaming = false
     private var finished = false
@@ -66,6 +70,7 @@ final class PipeWireStream: @unchecked Sendable {
         stop()
         events.deallocate()
         hook.deallocate()
+        composite?.deallocate()
     }
 
     /// With the loop locked: the core, the stream and the timer.
@@ -132,7 +137,7 @@ final class PipeWireStream: @unchecked Sendable {
         size = (Int(width), Int(height), format == Int32(DECK_PW_FORMAT_BGRA) ? .bgra : .bgrx)
         var buffer = [UInt8](repeating: 0, count: 1024)
         buffer.withUnsafeMutableBufferPointer { bytes in
-            var params = [UnsafePointer<spa_pod>?](repeating: nil, count: 2)
+            var params = [UnsafePointer<spa_pod>?](repeating: nil, count: 3)
             let count = deck_pw_buffer_params(bytes.baseAddress, UInt32(bytes.count), &params)
             _ = pw_stream_update_params(stream, &params, count)
         }
@@ -141,14 +146,30 @@ final class PipeWireStream: @unchecked Sendable {
     private func process() {
         guard let stream else { return }
         var newest: UnsafeMutablePointer<pw_buffer>?
-        // Only the newest buffer matters; older ones go straight back to the compositor.
+        var cursorChanged = false
+        // Only the newest picture matters; older buffers go straight back to the compositor once their cursor
+        // news (which comes only when something changed) is read.
         while let buffer = pw_stream_dequeue_buffer(stream) {
+            var meta = deck_cursor()
+            let news = deck_pw_cursor(buffer.pointee.buffer, &meta)
+            if news != 0 && cursor.update(news, meta) { cursorChanged = true }
+            guard Self.hasPicture(buffer) else {
+                pw_stream_queue_buffer(stream, buffer)
+                continue
+            }
             if let older = newest { pw_stream_queue_buffer(stream, older) }
             newest = buffer
         }
-        guard let newest else { return }
-        guard !finished, Self.hasPicture(newest) else {
-            pw_stream_queue_buffer(stream, newest)
+        guard !finished else {
+            if let newest { pw_stream_queue_buffer(stream, newest) }
+            return
+        }
+        guard let newest else {
+            // Only the pointer moved: the held picture again, with the cursor where it is now.
+            if cursorChanged && held != nil {
+                pacing.frameWaiting()
+                act()
+            }
             return
         }
         if let held { pw_stream_queue_buffer(stream, held) }
@@ -180,11 +201,22 @@ final class PipeWireStream: @unchecked Sendable {
         let chunk = data.chunk.pointee
         let (width, height, format) = size
         let stride = chunk.stride > 0 ? Int(chunk.stride) : width * 4
-        guard width > 0, Int(chunk.offset) + stride * (height - 1) + width * 4 <= Int(data.maxsize) else { return }
+        let bytes = stride * (height - 1) + width * 4
+        guard width > 0, Int(chunk.offset) + bytes <= Int(data.maxsize) else { return }
+        var pixels = UnsafeRawPointer(data.data!.advanced(by: Int(chunk.offset)))
+        if !cursor.area(width: width, height: height).isEmpty {
+            if compositeBytes != bytes {
+                composite?.deallocate()
+                composite = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+                compositeBytes = bytes
+            }
+            composite!.copyMemory(from: pixels, byteCount: bytes)
+            cursor.draw(into: composite!, stride: stride, width: width, height: height)
+            pixels = UnsafeRawPointer(composite!)
+        }
         handlers.frame(
             CapturedFrame(
-                width: width, height: height, stride: stride, format: format,
-                pixels: UnsafeRawPointer(data.data!.advanced(by: Int(chunk.offset))),
+                width: width, height: height, stride: stride, format: format, pixels: pixels,
                 damage: [PixelRect(x: 0, y: 0, width: width, height: height)], capturedAt: CapturedFrame.now()))
     }
 

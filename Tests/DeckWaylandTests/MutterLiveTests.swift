@@ -101,6 +101,17 @@ import Testing
             }
         }
         #expect(refused[0x61] == nil && refused[0xff0d] == nil, "keys of the layout must type")
+
+        // The cursor (stream metadata, drawn in by the host) shows where the pointer is: pixels right and below
+        // its hotspot differ from the pattern there.
+        let framesBefore = recorder.count
+        try await input.movePointer(MonitorPixel(x: 600, y: 300, monitor: rect))
+        var drawn = false
+        for index in framesBefore..<(framesBefore + 30) where !drawn {
+            guard let frame = try await offThePool({ recorder.waitForFrame(seconds: 5, after: index) }) else { break }
+            drawn = (0..<8).contains { step in frame.pixel(602 + step, 304 + step) != Self.patternBGR(x: 602 + step, y: 304 + step) }
+        }
+        #expect(drawn, "no cursor at 600,300 in the stream")
         print("Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))")
     }
 }

@@ -146,9 +146,12 @@ def test_clicks_the_wheel_and_keypad_keys_reach_the_client(host, client):
             await device.send({"type": "pointer", "kind": "move", "x": 0.01 + step % 10 / 1000, "y": 0.01})
             if await asyncio.to_thread(client.wait, lambda e: e["event"] == "enter", 0.1) is not None:
                 break
+        else:
+            raise AssertionError(f"the pointer never entered the client; it saw {client.since(0)}")
         mark = len(client.since(0))
         await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
-        await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 10, mark)
+        released = await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 10, mark)
+        assert released is not None, f"the click never arrived; the client saw {client.since(0)}"
         await asyncio.sleep(0.6)  # past the double-click window
         await device.send({"type": "pointer", "kind": "rightClick", "x": 0.5, "y": 0.5})
         # PROTOCOL §6: the content follows the finger, so a positive dy is the wheel up, a negative one down.

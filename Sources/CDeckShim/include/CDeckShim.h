@@ -45,8 +45,8 @@ enum { DECK_PW_FORMAT_OTHER = 0, DECK_PW_FORMAT_BGRX = 1, DECK_PW_FORMAT_BGRA = 
 /// The EnumFormat we accept (raw video, BGRx or BGRA, any size, at most `max_fps` frames a second), built in
 /// `buffer`; returns the POD (inside `buffer`), or NULL when `size` is too small.
 const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint32_t max_fps);
-/// The Buffers param (mapped memory: MemFd or MemPtr) and the Header meta, built in `buffer`; fills `params`
-/// (room for 2) and returns the count.
+/// The Buffers param (mapped memory: MemFd or MemPtr), the Header meta and the Cursor meta (a range of bitmap
+/// sizes), built in `buffer`; fills `params` (room for 3) and returns the count.
 uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_pod **params);
 /// Reads a negotiated Format param: returns 0 and the size and layout, or -1 when it is not raw video.
 int deck_pw_parse_format(const struct spa_pod *param, uint32_t *width, uint32_t *height, int *format);
@@ -66,3 +66,19 @@ int deck_thread_is_named(const char *name);
 
 /// `(dd)`: NotifyPointerMotionRelative's dx and dy.
 GVariant *deck_gv_two_doubles(double first, double second);
+
+/// What a buffer's cursor metadata says (SPA_META_Cursor).
+typedef struct {
+    /// Where the pointer is, in the stream's pixels; the bitmap's hotspot.
+    int32_t x, y, hot_x, hot_y;
+    /// A new picture: premultiplied RGBA rows (`pixels` NULL: the cursor is now invisible).
+    uint32_t width, height;
+    int32_t stride;
+    const uint8_t *pixels;
+} deck_cursor;
+
+enum { DECK_CURSOR_MOVED = 1, DECK_CURSOR_NEW_BITMAP = 2 };
+
+/// Reads the buffer's cursor metadata: returns DECK_CURSOR_* bits (0: no news, keep the last cursor). A bitmap in
+/// a format other than RGBA is reported as invisible.
+int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out);
