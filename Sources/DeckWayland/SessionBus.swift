@@ -68,7 +68,7 @@ final class SessionBus: @unchecked Sendable {
                 "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
                 deck_gv_string(name), timeout: 2)
         else { return false }
-        return g_variant_get_boolean(reply.child(0).raw) != 0
+        return reply.child(0).boolean
     }
 
     /// Subscribes to one signal of `path`, runs `trigger` (the call that makes it come), then waits up to

@@ -17,6 +17,8 @@ final class Variant: @unchecked Sendable {
 
     var uint32: UInt32 { g_variant_get_uint32(raw) }
 
+    var boolean: Bool { g_variant_get_boolean(raw) != 0 }
+
     /// The value inside a `v` (variant) value.
     var unboxed: Variant { Variant(owning: g_variant_get_variant(raw)) }
 

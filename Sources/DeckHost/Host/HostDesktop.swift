@@ -63,8 +63,8 @@ public struct HostDesktop: Sendable {
         case .mutter:
             let mutter = MutterDesktop()
             (desktop.screen, desktop.input, desktop.keys) = (mutter.screen, mutter.input, mutter.keypad)
-            // GNOME's screen shield sets logind's LockedHint; there is no X screensaver to ask.
-            desktop.isLocked = LockProbe.logind().isLocked
+            // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
+            desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
         case .waylandUnsupported, .none:
             desktop.screen = .noDisplay
             desktop.isLocked = LockProbe.logind().isLocked
