@@ -4,7 +4,7 @@ import DeckScreen
 /// the monitor (the cursor as metadata, drawn in by the stream), consumed by a `PipeWireStream`. While it runs, the desktop's input
 /// goes through its session, so pointer positions are in its stream's coordinates.
 final class MutterCapture: ScreenCapture, @unchecked Sendable {
-    private let session: MutterSession
+    let session: MutterSession
     private let stream: PipeWireStream
     private let desktop: MutterDesktop
 

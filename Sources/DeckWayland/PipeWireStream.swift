@@ -91,7 +91,9 @@ final class PipeWireStream: @unchecked Sendable {
             var format: UnsafePointer<spa_pod>? = deck_pw_video_format(bytes.baseAddress, UInt32(bytes.count), UInt32(60))
             return pw_stream_connect(
                 stream, SPA_DIRECTION_INPUT, node,
-                pw_stream_flags(PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue), &format, 1)
+                pw_stream_flags(
+                    PW_STREAM_FLAG_AUTOCONNECT.rawValue | PW_STREAM_FLAG_MAP_BUFFERS.rawValue
+                        | PW_STREAM_FLAG_DONT_RECONNECT.rawValue), &format, 1)
         }
         return status < 0 ? .captureFailed("pw_stream_connect: \(String(cString: strerror(-status)))") : nil
     }
@@ -108,6 +110,7 @@ final class PipeWireStream: @unchecked Sendable {
         }
         events.param_changed = { data, id, param in PipeWireStream.from(data).paramChanged(id, param) }
         events.process = { data in PipeWireStream.from(data).process() }
+        events.remove_buffer = { data, buffer in PipeWireStream.from(data).removed(buffer) }
         return events
     }()
 
@@ -121,6 +124,12 @@ final class PipeWireStream: @unchecked Sendable {
         case PW_STREAM_STATE_UNCONNECTED: end(.noSuchMonitor)
         default: break
         }
+    }
+
+    /// PipeWire takes its buffers back when the stream leaves (or renegotiates): the held one must not be used
+    /// or queued again.
+    private func removed(_ buffer: UnsafeMutablePointer<pw_buffer>?) {
+        if buffer == held { held = nil }
     }
 
     private func paramChanged(_ id: UInt32, _ param: UnsafePointer<spa_pod>?) {

@@ -32,8 +32,19 @@ struct CopiedFrame: Sendable {
 final class FrameRecorder: @unchecked Sendable {
     private let condition = NSCondition()
     private var frames: [CopiedFrame] = []
+    private var endings: [ScreenSourceError] = []
 
     var count: Int { condition.withLock { frames.count } }
+    var ends: Int { condition.withLock { endings.count } }
+
+    /// The first end reported, when it comes within `seconds`.
+    func waitForEnd(seconds: Double) -> ScreenSourceError? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while endings.isEmpty && condition.wait(until: deadline) {}
+        return endings.first
+    }
 
     var handlers: CaptureHandlers {
         CaptureHandlers(
@@ -46,7 +57,13 @@ final class FrameRecorder: @unchecked Sendable {
                     self.frames.append(copy)
                     self.condition.broadcast()
                 }
-            }, ended: { _ in })
+            },
+            ended: { error in
+                self.condition.withLock {
+                    self.endings.append(error)
+                    self.condition.broadcast()
+                }
+            })
     }
 
     /// The frame after the first `after` ones, when it comes within `seconds`.

@@ -47,6 +47,22 @@ import Testing
         #expect(recorder.count == framesAtStop, "a frame came after stop()")
     }
 
+    @Test func aSessionMutterEndsEndsTheCaptureOnce() async throws {
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool {
+            try MutterCapture(desktop: desktop, bus: SessionBus(), monitor: monitor, fps: 30, handlers: recorder.handlers)
+        }
+        #expect(try await offThePool { recorder.waitForFrame(seconds: 10) } != nil)
+        // What Mutter does when its session ends (monitor gone, shell restarting): the stream's node goes away.
+        capture.session.stop()
+        let ended = try await offThePool { recorder.waitForEnd(seconds: 10) }
+        #expect(ended != nil, "the capture never reported its end")
+        capture.stop()
+        #expect(recorder.ends == 1)
+    }
+
     @Test func clicksLandAtTheStreamCoordinatesAndKeysArriveOrFailWithAReason() async throws {
         let client = try GTKClient.start()
         defer { client.stop() }
