@@ -6,7 +6,7 @@ import Testing
 
 /// `LockProbe.gnomeScreenSaver` against a stand-in for GNOME Shell's service (Tests/wayland/fake_screensaver.py)
 /// on the private bus of `scripts/with-mutter`; skipped without one.
-@Suite(.serialized, .enabled(if: MutterDesktop.isAvailable())) struct GnomeScreenSaverTests {
+@Suite(.serialized, .enabled(if: privateMutter)) struct GnomeScreenSaverTests {
     @Test func theShieldIsFollowedAndAMissingServiceIsNotLocked() async throws {
         let probe = LockProbe.gnomeScreenSaver()
         #expect(await probe.isLocked() == false, "no service: not locked")

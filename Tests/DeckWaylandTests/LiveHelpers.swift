@@ -3,6 +3,10 @@ import DeckScreen
 @testable import DeckWayland
 import Foundation
 
+/// Whether a private headless Mutter from `scripts/with-mutter` is running: never a user's real GNOME session
+/// (its bus would answer `MutterDesktop.isAvailable` too).
+let privateMutter = ProcessInfo.processInfo.environment["TOUCHDECK_MUTTER_PID"] != nil && MutterDesktop.isAvailable()
+
 /// Runs blocking work on a thread of its own (never a cooperative-pool thread: two cores only).
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
