@@ -126,7 +126,8 @@ public final class MutterDesktop: @unchecked Sendable {
             try body(session)
             return nil
         } catch {
-            return MutterInput.failure(error, keysym: keysym, droppedSession: { if session === inputOnly { inputOnly = nil } })
+            return MutterInput.failure(
+                error, keysym: keysym, droppedSession: { if session === inputOnly { inputOnly = nil } })
         }
     }
 }

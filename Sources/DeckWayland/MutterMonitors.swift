@@ -14,7 +14,9 @@ enum MutterMonitors {
         guard count >= 0 else { throw .badReply("GetCurrentState has an unknown shape") }
         return Monitor.leftToRight(
             slots.prefix(Int(count)).map { slot in
-                let connector = withUnsafeBytes(of: slot.connector) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let connector = withUnsafeBytes(of: slot.connector) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
                 return Monitor(
                     id: id(connector: connector), name: connector,
                     frame: PixelRect(x: Int(slot.x), y: Int(slot.y), width: Int(slot.width), height: Int(slot.height)),

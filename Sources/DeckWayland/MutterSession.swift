@@ -34,7 +34,8 @@ final class MutterSession: @unchecked Sendable {
     /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
     init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded) throws(DBusError) {
         self.bus = bus
-        let created = try bus.call(Self.remoteDesktop, "/org/gnome/Mutter/RemoteDesktop", Self.remoteDesktop, "CreateSession")
+        let created = try bus.call(
+            Self.remoteDesktop, "/org/gnome/Mutter/RemoteDesktop", Self.remoteDesktop, "CreateSession")
         let path = created.child(0).string
         do {
             guard let monitor else {
@@ -142,6 +143,11 @@ final class LockedFlag: @unchecked Sendable {
     private var value = false
 
     /// Sets it; returns whether this call did (false: it was already set).
-    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
+    func set() -> Bool {
+        lock.withLock {
+            defer { value = true }
+            return !value
+        }
+    }
     var isSet: Bool { lock.withLock { value } }
 }

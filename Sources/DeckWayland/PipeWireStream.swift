@@ -88,7 +88,8 @@ final class PipeWireStream: @unchecked Sendable {
         timer = deck_pw_timer_new(loop, { data, _ in PipeWireStream.from(data).act() }, me)
         var buffer = [UInt8](repeating: 0, count: 1024)
         let status = buffer.withUnsafeMutableBufferPointer { bytes -> Int32 in
-            var format: UnsafePointer<spa_pod>? = deck_pw_video_format(bytes.baseAddress, UInt32(bytes.count), UInt32(60))
+            var format: UnsafePointer<spa_pod>? = deck_pw_video_format(
+                bytes.baseAddress, UInt32(bytes.count), UInt32(60))
             return pw_stream_connect(
                 stream, SPA_DIRECTION_INPUT, node,
                 pw_stream_flags(

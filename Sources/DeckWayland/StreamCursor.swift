@@ -29,7 +29,8 @@ struct StreamCursor: Equatable {
                 // Copied: the metadata lives in the compositor's buffer, which goes back to it at once.
                 pixels.reserveCapacity(width * height * 4)
                 for row in 0..<height {
-                    pixels.append(contentsOf: UnsafeBufferPointer(start: source + row * Int(meta.stride), count: width * 4))
+                    pixels.append(
+                        contentsOf: UnsafeBufferPointer(start: source + row * Int(meta.stride), count: width * 4))
                 }
             }
         }

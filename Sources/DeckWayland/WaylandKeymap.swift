@@ -53,7 +53,9 @@ enum WaylandKeymap {
             to: wl_seat_listener(
                 capabilities: { data, seat, capabilities in
                     let reader = Unmanaged<KeymapReader>.fromOpaque(data!).takeUnretainedValue()
-                    guard reader.keyboard == nil, capabilities & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 else { return }
+                    guard reader.keyboard == nil, capabilities & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 else {
+                        return
+                    }
                     reader.keyboard = wl_seat_get_keyboard(seat)
                     wl_keyboard_add_listener(reader.keyboard, keyboardListener, data)
                 }, name: { _, _, _ in }))
@@ -97,7 +99,9 @@ private final class KeymapReader {
     func keysyms() -> Set<UInt32>? {
         guard let keymapText, let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
         defer { xkb_context_unref(context) }
-        guard let keymap = xkb_keymap_new_from_string(context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        guard
+            let keymap = xkb_keymap_new_from_string(
+                context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
         else { return nil }
         defer { xkb_keymap_unref(keymap) }
         var found = Set<UInt32>()

@@ -18,8 +18,13 @@ struct DesktopBackendTests {
 
     @Test func x11SessionsAndBareDisplaysUseX11AndNothingIsNone() {
         var asked = 0
-        let probe = { asked += 1; return true }
-        #expect(DesktopBackend.choose(environment: ["XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"], mutterOnBus: probe) == .x11)
+        let probe = {
+            asked += 1
+            return true
+        }
+        #expect(
+            DesktopBackend.choose(environment: ["XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"], mutterOnBus: probe) == .x11
+        )
         #expect(DesktopBackend.choose(environment: ["DISPLAY": ":5"], mutterOnBus: probe) == .x11)
         #expect(DesktopBackend.choose(environment: [:], mutterOnBus: probe) == .none)
         #expect(asked == 0, "the bus is asked only in a Wayland session")

@@ -54,7 +54,8 @@ struct FramePacingTests {
 
     @Test func aKeysymMutterCannotMapIsNoKeyAndOtherFailuresDropTheSession() {
         var dropped = 0
-        let noKeycode = DBusError.failed(name: "org.freedesktop.DBus.Error.Failed", message: "No keycode found for keyval")
+        let noKeycode = DBusError.failed(
+            name: "org.freedesktop.DBus.Error.Failed", message: "No keycode found for keyval")
         #expect(MutterInput.failure(noKeycode, keysym: 0xe9) { dropped += 1 } == .noKey(keysym: 0xe9))
         #expect(dropped == 0)
         let gone = DBusError.failed(name: "org.freedesktop.DBus.Error.UnknownObject", message: "No such object")

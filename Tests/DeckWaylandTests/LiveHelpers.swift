@@ -1,7 +1,8 @@
 import DeckKit
 import DeckScreen
-@testable import DeckWayland
 import Foundation
+
+@testable import DeckWayland
 
 /// Whether a private headless Mutter from `scripts/with-mutter` is running: never a user's real GNOME session
 /// (its bus would answer `MutterDesktop.isAvailable` too).

@@ -52,7 +52,8 @@ import Testing
         let monitor = try #require(try await desktop.screen.monitors().first)
         let recorder = FrameRecorder()
         let capture = try await offThePool {
-            try MutterCapture(desktop: desktop, bus: SessionBus(), monitor: monitor, fps: 30, handlers: recorder.handlers)
+            try MutterCapture(
+                desktop: desktop, bus: SessionBus(), monitor: monitor, fps: 30, handlers: recorder.handlers)
         }
         #expect(try await offThePool { recorder.waitForFrame(seconds: 10) } != nil)
         // What Mutter does when its session ends (monitor gone, shell restarting): the stream's node goes away.
@@ -100,12 +101,15 @@ import Testing
             do { try await input.tapKeysym(keysym) } catch let error as InputSinkError { refused[keysym] = error }
         }
         try await input.tapKeysym(0x7a)  // z: the last event, so the client has had all before it
-        let last = try await offThePool { client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0x7a } }
+        let last = try await offThePool {
+            client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0x7a }
+        }
         #expect(last != nil, "the last key (z) never arrived")
         let events = client.events(since: mark)
         let presses = events.filter { $0.event == "press" }.map { [$0.button ?? 0, $0.x ?? -1, $0.y ?? -1] }
         #expect(presses == [[1, 321, 234], [3, 1001, 602]])
-        #expect(events.contains { $0.event == "scroll" && ($0.direction == 1 || ($0.direction == 4 && ($0.dy ?? 0) > 0)) })
+        #expect(
+            events.contains { $0.event == "scroll" && ($0.direction == 1 || ($0.direction == 4 && ($0.dy ?? 0) > 0)) })
         #expect(!events.contains { $0.event == "scroll" && ($0.direction == 0 || ($0.dy ?? 0) < 0) }, "scrolled up")
         let typed = events.filter { $0.event == "key-press" }.compactMap(\.keyval)
         for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {
@@ -125,9 +129,13 @@ import Testing
         var drawn = false
         for index in framesBefore..<(framesBefore + 30) where !drawn {
             guard let frame = try await offThePool({ recorder.waitForFrame(seconds: 5, after: index) }) else { break }
-            drawn = (0..<8).contains { step in frame.pixel(602 + step, 304 + step) != Self.patternBGR(x: 602 + step, y: 304 + step) }
+            drawn = (0..<8).contains { step in
+                frame.pixel(602 + step, 304 + step) != Self.patternBGR(x: 602 + step, y: 304 + step)
+            }
         }
         #expect(drawn, "no cursor at 600,300 in the stream")
-        print("Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))")
+        print(
+            "Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))"
+        )
     }
 }

@@ -28,7 +28,9 @@ extension Doctor {
     /// PipeWire carries Mutter's screen-cast frames: its socket must be there.
     private func pipeWire() -> Check {
         let socket =
-            environment["PIPEWIRE_REMOTE"].map { $0.hasPrefix("/") ? $0 : "\(environment["XDG_RUNTIME_DIR"] ?? "")/\($0)" }
+            environment["PIPEWIRE_REMOTE"].map {
+                $0.hasPrefix("/") ? $0 : "\(environment["XDG_RUNTIME_DIR"] ?? "")/\($0)"
+            }
             ?? "\(environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())")/pipewire-0"
         let present = FileManager.default.fileExists(atPath: socket)
         return Check(
