@@ -5,6 +5,8 @@ checked: the decoded keyframe against the pattern (PSNR-Y), clicks at the right 
 keypad keys arriving in the client. Skipped outside scripts/with-mutter."""
 
 import asyncio
+import base64
+import io
 import json
 import os
 import pathlib
@@ -127,7 +129,12 @@ def test_the_stream_shows_the_clients_pattern(host):
         return display, started, first
 
     display, started, first = run(scenario())
-    assert (display["width"], display["height"]) == (WIDTH, HEIGHT)
+    assert (display["width"], display["height"], display["name"]) == (WIDTH, HEIGHT, "Meta-0")
+    # The thumbnail is a short capture's first frame: the pattern's top-left block, scaled down.
+    assert display["thumbnail"].startswith("data:image/jpeg;base64,")
+    thumbnail = Image.open(io.BytesIO(base64.b64decode(display["thumbnail"].split(",", 1)[1]))).convert("RGB")
+    corner = thumbnail.getpixel((2, 2))
+    assert all(abs(a - b) <= 12 for a, b in zip(corner, pattern_block(0, 0))), corner
     assert (started["width"], started["height"]) == (WIDTH, HEIGHT)
     assert first.keyframe
     frames = av.CodecContext.create("h264", "r").decode(av.Packet(first.frame))
