@@ -24,6 +24,7 @@ test: build test-swift test-js test-py
 test-swift:
 	scripts/with-desktop $(SWIFT) test --skip-build
 	scripts/with-mutter $(SWIFT) test --skip-build --filter DeckWaylandTests
+	MUTTER_SIZE="1280x720 800x600" scripts/with-mutter $(SWIFT) test --skip-build --filter MutterTwoMonitorTests
 
 test-js:
 	node --test Web/test/

@@ -182,8 +182,6 @@ int deck_thread_is_named(const char *name) {
     return strncmp(current, name, sizeof current - 1) == 0;
 }
 
-GVariant *deck_gv_two_doubles(double first, double second) { return g_variant_new("(dd)", first, second); }
-
 int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out) {
     struct spa_meta_cursor *cursor = spa_buffer_find_meta_data(buffer, SPA_META_Cursor, sizeof *cursor);
     if (!cursor || !spa_meta_cursor_is_valid(cursor)) return 0;

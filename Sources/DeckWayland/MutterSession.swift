@@ -94,13 +94,13 @@ final class MutterSession: @unchecked Sendable {
         try notify("NotifyPointerAxisDiscrete", deck_gv_axis_discrete(axis, steps))
     }
 
-    /// Makes Mutter create the session's virtual keyboard and pointer now: a Shift tap (Mutter loses the first key
-    /// event of a session) and a pointer move by nothing. Where the seat had no keyboard or pointer before (a
-    /// headless compositor), clients learn of the new devices a moment later; events before that are lost.
+    /// Makes Mutter create the session's virtual keyboard now with a Shift tap: Mutter loses the first key event
+    /// of a session. Where the seat had no keyboard before (a headless compositor), clients learn of it a moment
+    /// later. No pointer warm-up: a cursor update right after Start takes the stream's first frame slot (Mutter
+    /// paces frames by the negotiated maximum rate) and the first picture of a still screen never came.
     private func warmUp() throws(DBusError) {
         try key(Self.shiftL, pressed: true)
         try key(Self.shiftL, pressed: false)
-        try notify("NotifyPointerMotionRelative", deck_gv_two_doubles(0, 0))
     }
 
     /// Presses and releases the key Mutter finds for `keysym` in the current layout.

@@ -8,6 +8,12 @@ import Foundation
 /// (its bus would answer `MutterDesktop.isAvailable` too).
 let privateMutter = ProcessInfo.processInfo.environment["TOUCHDECK_MUTTER_PID"] != nil && MutterDesktop.isAvailable()
 
+/// The sizes of the private Mutter's virtual monitors (`MUTTER_SIZE` of `scripts/with-mutter`).
+let mutterMonitorSizes = (ProcessInfo.processInfo.environment["TOUCHDECK_MUTTER_SIZE"] ?? "").split(separator: " ")
+
+/// One 1280×720 monitor: what the single-monitor suites expect.
+let privateMutterOneMonitor = privateMutter && mutterMonitorSizes == ["1280x720"]
+
 /// Runs blocking work on a thread of its own (never a cooperative-pool thread: two cores only).
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in

@@ -8,7 +8,7 @@ import Testing
 /// The Mutter back-end against a real headless Mutter: run under `scripts/with-mutter` (the suite is skipped
 /// without one). A GTK client (Tests/wayland/gtk_pattern.py) paints a known pattern fullscreen and prints its
 /// input events as JSON lines, so the test reads what Mutter really delivered. Waits have generous deadlines.
-@Suite(.serialized, .enabled(if: privateMutter)) struct MutterLiveTests {
+@Suite(.serialized, .enabled(if: privateMutterOneMonitor)) struct MutterLiveTests {
     /// The pattern's colour at a pixel (Tests/wayland/gtk_pattern.py's pattern_block), as B, G, R bytes.
     static func patternBGR(x: Int, y: Int) -> [UInt8] {
         let (column, row) = (x / 80, y / 80)

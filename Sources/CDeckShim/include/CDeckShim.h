@@ -64,9 +64,6 @@ uint64_t deck_monotonic_ns(void);
 /// Whether the calling thread's name (15 characters at most) is `name`'s first 15.
 int deck_thread_is_named(const char *name);
 
-/// `(dd)`: NotifyPointerMotionRelative's dx and dy.
-GVariant *deck_gv_two_doubles(double first, double second);
-
 /// What a buffer's cursor metadata says (SPA_META_Cursor).
 typedef struct {
     /// Where the pointer is, in the stream's pixels; the bitmap's hotspot.
