@@ -11,12 +11,19 @@ import Foundation
 public final class MutterDesktop: @unchecked Sendable {
     private let queue = DispatchQueue(label: "touchdeck.mutter")
     private var bus: SessionBus?
-    /// A session for input while no capture runs (keys and buttons need no stream).
+    /// A session for input while no capture runs (keys and buttons need no stream); closed after `inputIdle`
+    /// seconds without use, since GNOME Shell shows an open remote-desktop session in its top bar.
     private var inputOnly: MutterSession?
+    private var inputOnlyUses = 0
+    private let inputIdle: Double
     private let lock = NSLock()
     private var captures: [MutterSession] = []
 
-    public init() {}
+    /// A desktop whose input-only session closes after `inputIdle` seconds without use.
+    public init(inputIdle: Double = 30) { self.inputIdle = inputIdle }
+
+    /// Whether an input-only session is open now (for tests).
+    var hasInputOnlySession: Bool { queue.sync { inputOnly != nil } }
 
     /// Whether Mutter's ScreenCast and RemoteDesktop services are on the session bus now.
     public static func isAvailable() -> Bool {
@@ -100,6 +107,18 @@ public final class MutterDesktop: @unchecked Sendable {
             })
     }
 
+    /// On the queue: counts a use of the input-only session and closes it `inputIdle` seconds later unless it was
+    /// used again meanwhile.
+    private func closeWhenIdle() {
+        inputOnlyUses += 1
+        let use = inputOnlyUses
+        queue.asyncAfter(deadline: .now() + inputIdle) {
+            guard use == self.inputOnlyUses, let session = self.inputOnly else { return }
+            session.stop()
+            self.inputOnly = nil
+        }
+    }
+
     private func inject(keysym: UInt32? = nil, _ body: @escaping @Sendable (MutterSession) throws(DBusError) -> Void)
         async throws
     {
@@ -115,12 +134,14 @@ public final class MutterDesktop: @unchecked Sendable {
             session = capture
         } else if let inputOnly, !inputOnly.isStopped {
             session = inputOnly
+            closeWhenIdle()
         } else {
             guard let bus = try? openBus(), let opened = try? MutterSession(bus: bus, monitor: nil) else {
                 return .noDisplay
             }
             inputOnly = opened
             session = opened
+            closeWhenIdle()
         }
         do {
             try body(session)

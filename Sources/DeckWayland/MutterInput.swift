@@ -25,6 +25,9 @@ enum MutterInput {
     /// What Mutter logs for a keysym the layout lacks; raised by the host itself, since the call succeeds anyway.
     static let noKeycode = DBusError.failed(name: "", message: "No keycode found for keyval")
 
+    /// An input-only session has no stream to place the pointer in; the session itself is fine.
+    static let noStream = DBusError.failed(name: "touchdeck.NoStream", message: "no stream to move the pointer on")
+
     /// The sink's error for a failed call: a keysym Mutter found no key for (its message: "No keycode found for
     /// keyval") is `noKey`; anything else means the session is no use any more (`droppedSession` forgets an
     /// input-only one, the next call opens a new one) and is `noDisplay`.
@@ -32,6 +35,7 @@ enum MutterInput {
         if let keysym, case .failed(_, let message) = error, message.localizedCaseInsensitiveContains("no keycode") {
             return .noKey(keysym: keysym)
         }
+        if error == noStream { return .noDisplay }
         droppedSession()
         return .noDisplay
     }

@@ -80,7 +80,7 @@ final class MutterSession: @unchecked Sendable {
 
     /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).
     func move(x: Double, y: Double) throws(DBusError) {
-        guard let streamPath else { throw .failed(name: "", message: "no stream to move the pointer on") }
+        guard let streamPath else { throw MutterInput.noStream }
         try notify("NotifyPointerMotionAbsolute", deck_gv_motion(streamPath, x, y))
     }
 

@@ -61,5 +61,7 @@ struct FramePacingTests {
         let gone = DBusError.failed(name: "org.freedesktop.DBus.Error.UnknownObject", message: "No such object")
         #expect(MutterInput.failure(gone, keysym: 0x61) { dropped += 1 } == .noDisplay)
         #expect(dropped == 1)
+        #expect(MutterInput.failure(MutterInput.noStream, keysym: nil) { dropped += 1 } == .noDisplay)
+        #expect(dropped == 1, "an input-only session without a stream is kept")
     }
 }

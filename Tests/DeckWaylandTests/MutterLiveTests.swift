@@ -1,4 +1,5 @@
 import DeckActions
+import DeckKit
 import DeckScreen
 import Foundation
 import Testing
@@ -62,6 +63,22 @@ import Testing
         #expect(ended != nil, "the capture never reported its end")
         capture.stop()
         #expect(recorder.ends == 1)
+    }
+
+    @Test func keysWithoutAViewerUseASessionThatClosesWhenIdle() async throws {
+        let desktop = MutterDesktop(inputIdle: 0.3)
+        try await desktop.input.tapKeysym(0xffe1)
+        #expect(desktop.hasInputOnlySession)
+        await #expect(throws: InputSinkError.noDisplay) {
+            try await desktop.input.movePointer(
+                MonitorPixel(x: 1, y: 1, monitor: Rect(x: 0, y: 0, width: 10, height: 10)))
+        }
+        #expect(desktop.hasInputOnlySession, "no stream is no reason to drop the session")
+        let closed = try await offThePool { () -> Bool in
+            for _ in 0..<100 where desktop.hasInputOnlySession { usleep(50_000) }
+            return !desktop.hasInputOnlySession
+        }
+        #expect(closed, "the idle input-only session stayed open")
     }
 
     @Test func clicksLandAtTheStreamCoordinatesAndKeysArriveOrFailWithAReason() async throws {

@@ -12,9 +12,10 @@ struct MutterTwoMonitorTests {
         let desktop = MutterDesktop()
         let monitors = try await desktop.screen.monitors()
         #expect(monitors.map(\.name) == ["Meta-0", "Meta-1"])
-        #expect(monitors.map(\.frame) == [
-            PixelRect(x: 0, y: 0, width: 1280, height: 720), PixelRect(x: 1280, y: 0, width: 800, height: 600),
-        ])
+        #expect(
+            monitors.map(\.frame) == [
+                PixelRect(x: 0, y: 0, width: 1280, height: 720), PixelRect(x: 1280, y: 0, width: 800, height: 600),
+            ])
         #expect(Set(monitors.map(\.id)).count == 2)
         let recorder = FrameRecorder()
         let second = try #require(monitors.last)
