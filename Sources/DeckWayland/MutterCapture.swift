@@ -8,12 +8,16 @@ final class MutterCapture: ScreenCapture, @unchecked Sendable {
     private let stream: PipeWireStream
     private let desktop: MutterDesktop
 
-    /// Opens the session and the stream; blocks until Mutter has started the stream (a second or less).
-    init(desktop: MutterDesktop, bus: SessionBus, monitor: Monitor, fps: Int, handlers: CaptureHandlers)
-        throws(ScreenSourceError)
-    {
+    private let input: Bool
+
+    /// Opens the session and the stream; blocks until Mutter has started the stream (a second or less). With
+    /// `input: false` (thumbnails) the session only looks: a ScreenCast session alone, not used for input.
+    init(
+        desktop: MutterDesktop, bus: SessionBus, monitor: Monitor, fps: Int, handlers: CaptureHandlers,
+        input: Bool = true
+    ) throws(ScreenSourceError) {
         let session: MutterSession
-        do { session = try MutterSession(bus: bus, monitor: monitor, cursor: .metadata) } catch {
+        do { session = try MutterSession(bus: bus, monitor: monitor, cursor: .metadata, input: input) } catch {
             throw MutterDesktop.screenError(error)
         }
         // The stream's end also ends the session: Mutter keeps nothing running for us.
@@ -27,7 +31,8 @@ final class MutterCapture: ScreenCapture, @unchecked Sendable {
         }
         self.session = session
         self.desktop = desktop
-        desktop.inputSessionStarted(session)
+        self.input = input
+        if input { desktop.inputSessionStarted(session) }
     }
 
     deinit { stop() }

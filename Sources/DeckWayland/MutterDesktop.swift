@@ -37,8 +37,8 @@ public final class MutterDesktop: @unchecked Sendable {
             monitors: { try await self.onQueue { bus throws(ScreenSourceError) in try Self.monitors(bus) } },
             grab: { monitor in try await self.grab(monitor) },
             capture: { monitor, fps, handlers in
-                let bus = try self.queue.sync { () throws(ScreenSourceError) in try self.openBus() }
-                return try MutterCapture(desktop: self, bus: bus, monitor: monitor, fps: fps, handlers: handlers)
+                try MutterCapture(
+                    desktop: self, bus: try self.openBusOnQueue(), monitor: monitor, fps: fps, handlers: handlers)
             })
     }
 
@@ -55,6 +55,11 @@ public final class MutterDesktop: @unchecked Sendable {
                 continuation.resume(with: Result { () throws(ScreenSourceError) in try body(try self.openBus()) })
             }
         }
+    }
+
+    /// The bus, from any thread but the queue's.
+    func openBusOnQueue() throws(ScreenSourceError) -> SessionBus {
+        try queue.sync { Result { () throws(ScreenSourceError) in try openBus() } }.get()
     }
 
     /// The bus, connected on first use (on `queue`).

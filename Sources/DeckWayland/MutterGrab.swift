@@ -2,10 +2,15 @@ import DeckScreen
 import Foundation
 
 extension MutterDesktop {
-    /// One picture of `monitor`: a short capture's first frame, copied out (Mutter has no one-shot screenshot
-    /// call without GNOME Shell). Blocks a global-queue thread for the second or so the stream takes to start.
+    /// One picture of `monitor`: the first frame of a short look-only capture (a ScreenCast session alone), copied
+    /// out (Mutter has no one-shot screenshot call without GNOME Shell). Blocks a global-queue thread for the
+    /// second or so the stream takes to start.
     func grab(_ monitor: Monitor) async throws -> ScreenImage {
-        let capture = screen.capture
+        let capture: StartCapture = { monitor, fps, handlers in
+            let bus = try self.openBusOnQueue()
+            return try MutterCapture(
+                desktop: self, bus: bus, monitor: monitor, fps: fps, handlers: handlers, input: false)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { () throws(ScreenSourceError) in try Self.grabNow(monitor, capture) })

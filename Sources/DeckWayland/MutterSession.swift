@@ -21,8 +21,11 @@ final class MutterSession: @unchecked Sendable {
     }
 
     private let bus: SessionBus
-    /// The RemoteDesktop session's object path.
+    /// The session's object path: the RemoteDesktop session's, or the ScreenCast session's for a look-only one.
     let path: String
+    /// Where `Start`, `Stop` and the input calls go (the session's service and interface).
+    private let service: String
+    private let interface: String
     /// The stream's object path (NotifyPointerMotionAbsolute names it) and its PipeWire node; nil without a
     /// monitor (an input-only session).
     let streamPath: String?
@@ -32,38 +35,56 @@ final class MutterSession: @unchecked Sendable {
     private var typable: Set<UInt32>??
 
     /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
-    init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded) throws(DBusError) {
+    /// `input: false` opens a ScreenCast session alone (thumbnails): no virtual devices, no remote-control
+    /// indicator, no input calls.
+    init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded, input: Bool = true) throws(DBusError) {
+        precondition(input || monitor != nil, "a session without input needs a monitor")
         self.bus = bus
-        let created = try bus.call(
-            Self.remoteDesktop, "/org/gnome/Mutter/RemoteDesktop", Self.remoteDesktop, "CreateSession")
-        let path = created.child(0).string
+        (service, interface) =
+            input ? (Self.remoteDesktop, Self.sessionInterface) : (Self.screenCast, Self.castInterface)
+        let remote = input ? try Self.createRemoteDesktop(bus) : nil
+        let path = remote?.path ?? ""
         do {
             guard let monitor else {
-                try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
+                try bus.call(service, path, interface, "Start")
                 (self.path, streamPath, node) = (path, nil, nil)
                 try warmUp()
                 return
             }
-            let id = try bus.property(Self.remoteDesktop, path, Self.sessionInterface, "SessionId").string
             let cast = try bus.call(
                 Self.screenCast, "/org/gnome/Mutter/ScreenCast", Self.screenCast, "CreateSession",
-                deck_gv_screencast_options(id)
+                remote.map { deck_gv_screencast_options($0.id) } ?? deck_gv_no_options()
             ).child(0).string
+            let started = remote == nil ? cast : path
             let stream = try bus.call(
-                Self.screenCast, cast, "org.gnome.Mutter.ScreenCast.Session", "RecordMonitor",
+                Self.screenCast, cast, Self.castInterface, "RecordMonitor",
                 deck_gv_record_monitor(monitor.name, cursor.rawValue)
             ).child(0).string
-            // The node id comes as a signal once the linked sessions start: subscribe first, then Start.
+            // The node id comes as a signal once the session starts: subscribe first, then Start.
             let added = try bus.waitForSignal(
                 sender: Self.screenCast, path: stream, interface: "org.gnome.Mutter.ScreenCast.Stream",
                 member: "PipeWireStreamAdded", timeout: 10
-            ) { () throws(DBusError) in
-                try bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Start")
+            ) { [service, interface] () throws(DBusError) in
+                try bus.call(service, started, interface, "Start")
             }
-            (self.path, streamPath, node) = (path, stream, added.child(0).uint32)
-            try warmUp()
+            (self.path, streamPath, node) = (started, stream, added.child(0).uint32)
+            if input { try warmUp() }
         } catch {
-            _ = try? bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Stop", timeout: 2)
+            if !path.isEmpty { _ = try? bus.call(service, path, interface, "Stop", timeout: 2) }
+            throw error
+        }
+    }
+
+    private static let castInterface = "org.gnome.Mutter.ScreenCast.Session"
+
+    /// A new RemoteDesktop session: its object path and the id a ScreenCast session links to.
+    private static func createRemoteDesktop(_ bus: SessionBus) throws(DBusError) -> (path: String, id: String) {
+        let path = try bus.call(remoteDesktop, "/org/gnome/Mutter/RemoteDesktop", remoteDesktop, "CreateSession")
+            .child(0).string
+        do {
+            return (path, try bus.property(remoteDesktop, path, sessionInterface, "SessionId").string)
+        } catch {
+            _ = try? bus.call(remoteDesktop, path, sessionInterface, "Stop", timeout: 2)
             throw error
         }
     }
@@ -73,7 +94,7 @@ final class MutterSession: @unchecked Sendable {
     /// Ends the session (Mutter ends its stream with it). Idempotent.
     func stop() {
         guard stopped.set() else { return }
-        _ = try? bus.call(Self.remoteDesktop, path, Self.sessionInterface, "Stop", timeout: 2)
+        _ = try? bus.call(service, path, interface, "Stop", timeout: 2)
     }
 
     var isStopped: Bool { stopped.isSet }
@@ -133,6 +154,7 @@ final class MutterSession: @unchecked Sendable {
     }
 
     private func notify(_ method: String, _ arguments: OpaquePointer?) throws(DBusError) {
+        precondition(interface == Self.sessionInterface, "input through a look-only session")
         try bus.call(Self.remoteDesktop, path, Self.sessionInterface, method, arguments, timeout: 5)
     }
 }

@@ -48,6 +48,42 @@ import Testing
         #expect(recorder.count == framesAtStop, "a frame came after stop()")
     }
 
+    @Test func aThumbnailGrabLooksThroughAScreenCastSessionAlone() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let image = try await desktop.screen.grab(monitor)
+        #expect((image.width, image.height) == (1280, 720))
+        let at = 120 * image.stride + 1000 * 4
+        #expect(Array(image.pixels[at..<at + 3]) == Self.patternBGR(x: 1000, y: 120))
+        let sessions = try await offThePool { try Self.remoteDesktopSessions() }
+        #expect(sessions.isEmpty, "a grab opened a remote-desktop session: \(sessions)")
+        // The same check sees the session of a capture for viewing (which takes input too).
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, FrameRecorder().handlers) }
+        let during = try await offThePool { try Self.remoteDesktopSessions() }
+        capture.stop()
+        #expect(during.count == 1, "\(during)")
+    }
+
+    /// The RemoteDesktop sessions Mutter has open now (its object tree, through gdbus).
+    static func remoteDesktopSessions() throws -> [String] {
+        let introspect = Process()
+        introspect.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        introspect.arguments = [
+            "introspect", "--session", "--dest", "org.gnome.Mutter.RemoteDesktop", "--object-path",
+            "/org/gnome/Mutter/RemoteDesktop/Session", "--only-properties",
+        ]
+        let output = Pipe()
+        introspect.standardOutput = output
+        introspect.standardError = FileHandle.nullDevice
+        try introspect.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        for _ in 0..<500 where introspect.isRunning { usleep(10_000) }
+        return text.split(separator: "\n").filter { $0.contains("node ") && !$0.contains("/Session {") }.map(
+            String.init)
+    }
+
     @Test func aSessionMutterEndsEndsTheCaptureOnce() async throws {
         let desktop = MutterDesktop()
         let monitor = try #require(try await desktop.screen.monitors().first)
