@@ -132,16 +132,16 @@ final class MutterSession: @unchecked Sendable {
 
     /// Whether the layout has a key for `keysym` (Mutter's call succeeds either way, and only logs when it has
     /// none); true when the keymap cannot be read. The keymap is read on the first call: the seat's keyboard
-    /// appears a moment after `warmUp`, so a few reads are tried, 25 ms apart.
+    /// appears a moment after `warmUp`, so a seat without one is asked again (20 times, 25 ms apart); no display
+    /// is not.
     func canType(_ keysym: UInt32) -> Bool {
         if typable == nil {
-            var read: Set<UInt32>?
-            for attempt in 0..<20 {
+            var read = WaylandKeymap.Reading.noKeyboard
+            for attempt in 0..<20 where read == .noKeyboard {
                 if attempt > 0 { usleep(25_000) }
-                read = WaylandKeymap.typableKeysyms()
-                if read != nil { break }
+                read = WaylandKeymap.read()
             }
-            typable = .some(read)
+            if case .keysyms(let keysyms) = read { typable = .some(keysyms) } else { typable = .some(nil) }
         }
         guard let known = typable ?? nil else { return true }
         return known.contains(keysym)

@@ -32,6 +32,9 @@ final class SessionBus: @unchecked Sendable {
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw .noBus(Self.take(error))
         }
+        // GLib's shared session connection would raise SIGTERM in the host when the bus goes away; the host keeps
+        // serving buttons instead, and the next call reports the bus as gone.
+        g_dbus_connection_set_exit_on_close(connection, 0)
         self.connection = connection
     }
 

@@ -9,21 +9,30 @@ import Foundation
 ///
 /// The listener tables are `nonisolated(unsafe)`: built once, never written after, only read by libwayland.
 enum WaylandKeymap {
-    /// The keysyms of the current layout group, every level; nil when there is no Wayland display or the seat
-    /// has no keyboard (yet: a headless compositor gets one only with the first virtual device).
-    static func typableKeysyms(display name: String? = nil) -> Set<UInt32>? {
-        guard let display = wl_display_connect(name) else { return nil }
+    /// What reading the keymap found.
+    enum Reading: Equatable {
+        /// The keysyms of the current layout group, every level.
+        case keysyms(Set<UInt32>)
+        /// The seat has no keyboard (yet: a headless compositor gets one only with the first virtual device).
+        case noKeyboard
+        /// No Wayland display to ask (`$WAYLAND_DISPLAY` unset or refusing).
+        case noDisplay
+    }
+
+    /// Reads the keymap the compositor gives its clients now.
+    static func read(display name: String? = nil) -> Reading {
+        guard let display = wl_display_connect(name) else { return .noDisplay }
         defer { wl_display_disconnect(display) }
         let reader = KeymapReader()
         let me = Unmanaged.passUnretained(reader).toOpaque()  // the reader outlives the connection (this scope)
-        guard let registry = wl_display_get_registry(display) else { return nil }
+        guard let registry = wl_display_get_registry(display) else { return .noDisplay }
         wl_registry_add_listener(registry, registryListener, me)
         // Globals, then the seat's capabilities, then the keyboard's keymap and modifiers: one round trip each.
         for _ in 0..<3 where wl_display_roundtrip(display) >= 0 {}
         if let keyboard = reader.keyboard { wl_keyboard_destroy(keyboard) }
         if let seat = reader.seat { wl_seat_destroy(seat) }
         wl_registry_destroy(registry)
-        return reader.keysyms()
+        return reader.keysyms().map(Reading.keysyms) ?? .noKeyboard
     }
 
     nonisolated(unsafe) private static let registryListener: UnsafeMutablePointer<wl_registry_listener> = {

@@ -42,6 +42,11 @@ struct DesktopBackendTests {
         #expect(DesktopBackend.choose(environment: ["TOUCHDECK_DESKTOP": "mutter"], mutterOnBus: { false }) == .mutter)
     }
 
+    @Test func aMissingWaylandDisplayIsNoDisplayNotNoKeyboard() {
+        // Told apart because a seat without a keyboard is asked again and a missing display is not.
+        #expect(WaylandKeymap.read(display: "/nonexistent/touchdeck-wayland-0") == .noDisplay)
+    }
+
     @Test func keypadKeysMapToTheirKeysyms() {
         #expect(MutterDesktop.keysym(for: .enter) == 0xff0d)
         #expect(MutterDesktop.keysym(for: .backspace) == 0xff08)
