@@ -4,8 +4,9 @@ import DeckScreen
 import Foundation
 
 /// Consumes one PipeWire video stream (a Mutter screen-cast node) on PipeWire's own thread (`pw_thread_loop`,
-/// named `deck-pipewire`) and hands its frames to `CaptureHandlers` as lent `CapturedFrame`s: the pixels are the
-/// compositor's mapped buffer (MemFd), held until the next one arrives, never copied; nothing is allocated per
+/// named `deck-pipewire`) and hands its frames to `CaptureHandlers` as lent `CapturedFrame`s: the compositor's
+/// mapped buffer (MemFd), held until the next one arrives — or, while the cursor (`StreamCursor`, from the
+/// buffers' metadata) is over the monitor, one pooled copy with the cursor drawn in; nothing is allocated per
 /// frame. `FramePacing` decides when the held buffer goes out, a loop timer wakes it up.
 ///
 /// `@unchecked Sendable`: every mutable field is touched only with the thread loop's lock held (PipeWire calls
@@ -27,7 +28,6 @@ final class PipeWireStream: @unchecked Sendable {
     private var composite: UnsafeMutableRawPointer?
     private var compositeBytes = 0
     private var size = (width: 0, height: 0, format: PixelFormat.bgrx)
-    private var streaming = false
     private var finished = false
     /// Set once the loop and context are freed; guarded by `life`, not by the loop's lock (which is gone then).
     private var tornDown = false
@@ -119,7 +119,6 @@ final class PipeWireStream: @unchecked Sendable {
 
     private func stateChanged(_ state: pw_stream_state, _ error: String?) {
         switch state {
-        case PW_STREAM_STATE_STREAMING: streaming = true
         case PW_STREAM_STATE_ERROR: end(.captureFailed("PipeWire: \(error ?? "stream error")"))
         // Mutter removes the node when its session ends (monitor gone, compositor leaving).
         case PW_STREAM_STATE_UNCONNECTED: end(.noSuchMonitor)
