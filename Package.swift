@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
         .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
         .testTarget(
-            name: "DeckWaylandTests", dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim"]),
+            name: "DeckWaylandTests",
+            dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),
         .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
     ]
 )

@@ -8,7 +8,11 @@ enum MutterMonitors {
 
     /// Every monitor that is on, left to right; `Monitor.name` is the connector RecordMonitor takes.
     static func current(on bus: SessionBus) throws(DBusError) -> [Monitor] {
-        let state = try bus.call(destination, path, destination, "GetCurrentState")
+        try monitors(in: try bus.call(destination, path, destination, "GetCurrentState"))
+    }
+
+    /// The monitors of a GetCurrentState reply.
+    static func monitors(in state: Variant) throws(DBusError) -> [Monitor] {
         var slots = [deck_monitor](repeating: deck_monitor(), count: 16)
         let count = deck_gv_monitors(state.raw, &slots, Int32(slots.count))
         guard count >= 0 else { throw .badReply("GetCurrentState has an unknown shape") }

@@ -188,3 +188,10 @@ def test_clicks_the_wheel_and_keypad_keys_reach_the_client(host, client):
     assert results == [{"type": "keypadResult", "ok": True}] * 3
     typed = [e["keyval"] for e in events if e["event"] == "key-press"]
     assert [k for k in typed if k in (0x37, 0x2b, 0xff0d)] == [0x37, 0x2b, 0xff0d], typed
+
+
+def test_doctor_names_the_gnome_back_end_and_checks_pipewire(host):
+    doctor = host.cli("doctor", check=False)
+    assert "ok   desktop: GNOME (Mutter on Wayland)" in doctor, doctor
+    assert "ok   PipeWire: " in doctor, doctor
+    assert "display: DISPLAY is not set" not in doctor, "the X11 checks ran on a Wayland session"
