@@ -25,6 +25,7 @@ test-swift:
 	scripts/with-desktop $(SWIFT) test --skip-build
 	scripts/with-mutter $(SWIFT) test --skip-build --filter DeckWaylandTests
 	MUTTER_SIZE="1280x720 800x600" scripts/with-mutter $(SWIFT) test --skip-build --filter MutterTwoMonitorTests
+	scripts/with-sway $(SWIFT) test --skip-build --filter PortalLiveTests
 
 test-js:
 	node --test Web/test/

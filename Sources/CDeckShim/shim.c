@@ -204,3 +204,60 @@ int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out) {
     }
     return news;
 }
+
+GVariant *deck_gv_portal_create_session(const char *handle_token, const char *session_token) {
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
+    g_variant_builder_add(&options, "{sv}", "session_handle_token", g_variant_new_string(session_token));
+    return g_variant_new("(a{sv})", &options);
+}
+
+GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
+                                        const char *restore_token) {
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
+    g_variant_builder_add(&options, "{sv}", "types", g_variant_new_uint32(1));  // MONITOR
+    g_variant_builder_add(&options, "{sv}", "multiple", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&options, "{sv}", "cursor_mode", g_variant_new_uint32(cursor_mode));
+    g_variant_builder_add(&options, "{sv}", "persist_mode", g_variant_new_uint32(2));
+    if (restore_token) g_variant_builder_add(&options, "{sv}", "restore_token", g_variant_new_string(restore_token));
+    return g_variant_new("(oa{sv})", session, &options);
+}
+
+GVariant *deck_gv_portal_start(const char *session, const char *handle_token) {
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
+    return g_variant_new("(osa{sv})", session, "", &options);
+}
+
+GVariant *deck_gv_session_no_options(const char *session) {
+    return g_variant_new("(o@a{sv})", session, g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0));
+}
+
+char *deck_gv_lookup_string(GVariant *dictionary, const char *key) {
+    const char *value = NULL;
+    if (!g_variant_is_of_type(dictionary, G_VARIANT_TYPE("a{sv}"))) return NULL;
+    if (!g_variant_lookup(dictionary, key, "&s", &value) &&
+        !g_variant_lookup(dictionary, key, "&o", &value)) return NULL;
+    return g_strdup(value);
+}
+
+int deck_gv_first_stream(GVariant *results, uint32_t *node, int32_t *width, int32_t *height) {
+    if (!g_variant_is_of_type(results, G_VARIANT_TYPE("a{sv}"))) return -1;
+    GVariant *streams = g_variant_lookup_value(results, "streams", G_VARIANT_TYPE("a(ua{sv})"));
+    if (!streams) return -1;
+    int found = -1;
+    if (g_variant_n_children(streams) > 0) {
+        GVariant *properties;
+        g_variant_get_child(streams, 0, "(u@a{sv})", node, &properties);
+        *width = *height = 0;
+        g_variant_lookup(properties, "size", "(ii)", width, height);
+        g_variant_unref(properties);
+        found = 0;
+    }
+    g_variant_unref(streams);
+    return found;
+}

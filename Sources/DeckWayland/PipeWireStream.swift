@@ -35,10 +35,13 @@ final class PipeWireStream: @unchecked Sendable {
 
     private static let initialized: Void = pw_init(nil, nil)
 
-    /// Connects to PipeWire (`$PIPEWIRE_REMOTE` or the user's default) and to `node`; frames follow on PipeWire's
-    /// thread. Throws `noDisplay` when PipeWire cannot be reached.
-    init(node: UInt32, fps: Int, handlers: CaptureHandlers) throws(ScreenSourceError) {
+    /// Connects to PipeWire — through `remote` when given (the ScreenCast portal's OpenPipeWireRemote, which this
+    /// takes over and closes), else `$PIPEWIRE_REMOTE` or the user's default — and to `node`; frames follow on
+    /// PipeWire's thread. Throws `noDisplay` when PipeWire cannot be reached.
+    init(node: UInt32, fps: Int, handlers: CaptureHandlers, remote: Int32? = nil) throws(ScreenSourceError) {
         _ = Self.initialized
+        var remote = remote
+        defer { if let remote { close(remote) } }  // still ours only when connecting never took it
         self.handlers = handlers
         pacing = FramePacing(fps: fps)
         guard let threadLoop = pw_thread_loop_new(Self.threadName, nil) else {
@@ -58,7 +61,8 @@ final class PipeWireStream: @unchecked Sendable {
             throw .captureFailed("the PipeWire thread did not start")
         }
         pw_thread_loop_lock(threadLoop)
-        let failure = connect(node: node, fps: fps)
+        let failure = connect(node: node, fps: fps, remote: remote)
+        remote = nil
         pw_thread_loop_unlock(threadLoop)
         if let failure {
             teardown(started: true)
@@ -74,8 +78,10 @@ final class PipeWireStream: @unchecked Sendable {
     }
 
     /// With the loop locked: the core, the stream and the timer.
-    private func connect(node: UInt32, fps: Int) -> ScreenSourceError? {
-        guard let core = pw_context_connect(context, nil, 0) else { return .noDisplay }
+    private func connect(node: UInt32, fps: Int, remote: Int32?) -> ScreenSourceError? {
+        // pw_context_connect_fd owns the descriptor from here, even when it fails.
+        let core = remote.map { pw_context_connect_fd(context, $0, nil, 0) } ?? pw_context_connect(context, nil, 0)
+        guard let core else { return .noDisplay }
         self.core = core
         let properties = pw_properties_new_string("media.type=Video media.category=Capture media.role=Screen")
         guard let stream = pw_stream_new(core, "touchdeck", properties) else {

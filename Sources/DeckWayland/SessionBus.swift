@@ -55,6 +55,28 @@ final class SessionBus: @unchecked Sendable {
         return Variant(owning: reply)
     }
 
+    /// Calls a method whose reply is one file descriptor (`(h)`); returns it, owned by the caller.
+    func callForDescriptor(
+        _ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer?
+    ) throws(DBusError) -> Int32 {
+        var error: UnsafeMutablePointer<GError>?
+        var descriptors: UnsafeMutablePointer<GUnixFDList>?
+        let reply = g_dbus_connection_call_with_unix_fd_list_sync(
+            connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
+            &descriptors, nil, &error)
+        guard let reply else { throw Self.failure(error) }
+        let answer = Variant(owning: reply)
+        defer { if let descriptors { g_object_unref(descriptors) } }
+        guard answer.isOfType("(h)"), let descriptors else { throw .badReply("\(method) sent no descriptor") }
+        // g_unix_fd_list_get duplicates the descriptor: the list keeps (and closes) its own.
+        let descriptor = g_unix_fd_list_get(descriptors, g_variant_get_handle(answer.child(0).raw), &error)
+        guard descriptor >= 0 else { throw Self.failure(error) }
+        return descriptor
+    }
+
+    /// This connection's unique name on the bus (`:1.42`).
+    var uniqueName: String { g_dbus_connection_get_unique_name(connection).map { String(cString: $0) } ?? "" }
+
     /// A property's value, through org.freedesktop.DBus.Properties.Get.
     func property(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(DBusError)
         -> Variant

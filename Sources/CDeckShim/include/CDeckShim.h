@@ -79,3 +79,20 @@ enum { DECK_CURSOR_MOVED = 1, DECK_CURSOR_NEW_BITMAP = 2 };
 /// Reads the buffer's cursor metadata: returns DECK_CURSOR_* bits (0: no news, keep the last cursor). A bitmap in
 /// a format other than RGBA is reported as invisible.
 int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out);
+
+// --- The ScreenCast portal (org.freedesktop.portal.ScreenCast, version 4) ---
+
+/// CreateSession's `(a{sv})`: handle_token and session_handle_token.
+GVariant *deck_gv_portal_create_session(const char *handle_token, const char *session_token);
+/// SelectSources' `(oa{sv})`: monitors only, one of them, `cursor_mode`, persist_mode 2 (until revoked), and the
+/// restore token of an earlier start when there is one (NULL: none).
+GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
+                                        const char *restore_token);
+/// Start's `(osa{sv})`: no parent window.
+GVariant *deck_gv_portal_start(const char *session, const char *handle_token);
+/// `(oa{sv})` with no options (OpenPipeWireRemote).
+GVariant *deck_gv_session_no_options(const char *session);
+/// The string at `key` of an `a{sv}` dictionary, newly allocated (g_free it), or NULL.
+char *deck_gv_lookup_string(GVariant *dictionary, const char *key);
+/// The first stream of Start's results (`streams`: a(ua{sv})): its PipeWire node and size; 0 when there is one.
+int deck_gv_first_stream(GVariant *results, uint32_t *node, int32_t *width, int32_t *height);
