@@ -13,27 +13,31 @@ extension MutterDesktop {
         }
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { () throws(ScreenSourceError) in try Self.grabNow(monitor, capture) })
+                continuation.resume(
+                    with: Result { () throws(ScreenSourceError) in try grabFirstFrame(monitor, capture, seconds: 10) })
             }
         }
     }
+}
 
-    private static func grabNow(_ monitor: Monitor, _ start: StartCapture) throws(ScreenSourceError) -> ScreenImage {
-        let first = FirstFrame()
-        let capture: any ScreenCapture
-        do {
-            capture = try start(monitor, 1, CaptureHandlers(frame: first.keep, ended: first.fail))
-        } catch let error as ScreenSourceError {
-            throw error
-        } catch {
-            throw .captureFailed("\(error)")
-        }
-        defer { capture.stop() }
-        guard first.arrived.wait(timeout: .now() + 10) == .success else {
-            throw .captureFailed("Mutter sent no frame in 10 s")
-        }
-        return try first.result.get()
+/// The first frame of a capture started for it, copied out; the capture is stopped before this returns. Blocks.
+func grabFirstFrame(_ monitor: Monitor, _ start: StartCapture, seconds: Double) throws(ScreenSourceError)
+    -> ScreenImage
+{
+    let first = FirstFrame()
+    let capture: any ScreenCapture
+    do {
+        capture = try start(monitor, 1, CaptureHandlers(frame: first.keep, ended: first.fail))
+    } catch let error as ScreenSourceError {
+        throw error
+    } catch {
+        throw .captureFailed("\(error)")
     }
+    defer { capture.stop() }
+    guard first.arrived.wait(timeout: .now() + seconds) == .success else {
+        throw .captureFailed("no frame in \(Int(seconds)) s")
+    }
+    return try first.result.get()
 }
 
 /// The first frame of a capture, copied when it arrives on the capture's thread.

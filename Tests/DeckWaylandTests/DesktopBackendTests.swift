@@ -36,6 +36,20 @@ struct DesktopBackendTests {
                 mutterOnBus: probe) == .x11)
     }
 
+    @Test func aWaylandSessionWithoutMutterUsesThePortalWhenItAnswers() {
+        let sway = ["XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-1"]
+        #expect(DesktopBackend.choose(environment: sway, mutterOnBus: { false }, portalOnBus: { true }) == .portal)
+        #expect(DesktopBackend.choose(environment: sway, mutterOnBus: { true }, portalOnBus: { true }) == .mutter)
+        var asked = false
+        _ = DesktopBackend.choose(
+            environment: ["DISPLAY": ":0"], mutterOnBus: { false },
+            portalOnBus: {
+                asked = true
+                return true
+            })
+        #expect(!asked, "an X11 session never asks for the portal")
+    }
+
     @Test func theOverrideWins() {
         let wayland = ["XDG_SESSION_TYPE": "wayland", "TOUCHDECK_DESKTOP": "x11"]
         #expect(DesktopBackend.choose(environment: wayland, mutterOnBus: { true }) == .x11)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A GTK 3 client for the GNOME tests: a fullscreen window that paints `pattern_block` colours in 80-pixel blocks
 and prints every input event it gets as one JSON line on stdout ({"event": "ready"} once it has been drawn).
-With `--animate RATE` it also moves a 400×300 band across the window RATE times a second (for `make bench`).
+With `--animate RATE` it also moves a 400×300 band across the window RATE times a second (for `make bench`); with
+`--tick RATE` it only flips an 8×8 square in the bottom-right corner, so the output keeps changing (a compositor
+that copies only damaged outputs keeps sending frames) while the picture stays the pattern.
 Run with the system Python (python3-gi) inside scripts/with-mutter: GDK_BACKEND=wayland."""
 
 import json
@@ -27,7 +29,7 @@ def say(**record):
 
 
 class PatternWindow(Gtk.Window):
-    def __init__(self, animate=0):
+    def __init__(self, animate=0, tick=0):
         super().__init__(title="touchdeck-pattern")
         self.set_decorated(False)
         self.drawn = False
@@ -35,8 +37,11 @@ class PatternWindow(Gtk.Window):
         self.step = 0
         area = Gtk.DrawingArea()
         self.area = area
+        self.ticks = 0
         if animate:
             GLib.timeout_add(max(1, round(1000 / animate)), self.move_band)
+        if tick:
+            GLib.timeout_add(max(1, round(1000 / tick)), self.tick)
         area.connect("draw", self.draw)
         self.add(area)
         self.add_events(Gdk.EventMask.BUTTON_PRESS_MASK | Gdk.EventMask.BUTTON_RELEASE_MASK
@@ -65,6 +70,11 @@ class PatternWindow(Gtk.Window):
             cr.set_source_rgb(*colour)
             cr.rectangle(x, y, 400, 300)
             cr.fill()
+        if self.ticks:
+            shade = self.ticks % 2
+            cr.set_source_rgb(shade, shade, shade)
+            cr.rectangle(width - 8, height - 8, 8, 8)
+            cr.fill()
         if not self.drawn and width > 200:
             self.drawn = True
             # Ready once the frame is on screen, not merely drawn: let the compositor take it first.
@@ -82,6 +92,12 @@ class PatternWindow(Gtk.Window):
                 self.area.queue_draw_area(x, y, 400, 300)
         return True
 
+    def tick(self):
+        self.ticks += 1
+        width, height = self.area.get_allocated_width(), self.area.get_allocated_height()
+        self.area.queue_draw_area(width - 8, height - 8, 8, 8)
+        return True
+
     def button(self, kind, event):
         say(event=kind, button=event.button, x=round(event.x), y=round(event.y))
         return True
@@ -97,8 +113,10 @@ class PatternWindow(Gtk.Window):
 
 
 def main():
-    animate = int(sys.argv[sys.argv.index("--animate") + 1]) if "--animate" in sys.argv else 0
-    window = PatternWindow(animate)
+    def option(name):
+        return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else 0
+
+    window = PatternWindow(option("--animate"), option("--tick"))
     window.fullscreen()
     window.show_all()
     Gtk.main()

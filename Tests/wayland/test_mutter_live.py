@@ -21,6 +21,7 @@ from PIL import Image
 
 LIVE = pathlib.Path(__file__).resolve().parents[1] / "live"
 sys.path.insert(0, str(LIVE))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from h264check import luma, psnr, reference_luma  # noqa: E402
 from livehelpers import Daemon, paired_device, run  # noqa: E402
 from touchdeck.packets import parse_video  # noqa: E402

@@ -4,12 +4,24 @@ import Foundation
 extension Doctor {
     /// The desktop back-end in use and, for GNOME on Wayland, what it needs (instead of the X11 checks).
     func desktopChecks() -> [Check] {
-        let backend = DesktopBackend.choose(environment: environment, mutterOnBus: MutterDesktop.isAvailable)
+        let backend = DesktopBackend.choose(
+            environment: environment, mutterOnBus: MutterDesktop.isAvailable, portalOnBus: PortalDesktop.isAvailable)
         switch backend {
         case .x11:
             return [Check(name: "desktop", ok: true, detail: backend.name, fix: "")] + displayChecks()
         case .mutter:
             return [Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap()]
+        case .portal:
+            return [
+                Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(),
+                Check(
+                    name: "screen consent", ok: true,
+                    detail: "the computer's user approves screen sharing once; the approval is kept",
+                    fix: ""),
+                Check(
+                    name: "pointer and keys", ok: false, detail: "not supported on this desktop yet",
+                    fix: "use a GNOME or X11 session to drive the pointer and type from the device"),
+            ]
         case .waylandUnsupported(let missing):
             return [
                 Check(

@@ -49,7 +49,10 @@ public struct HostDesktop: Sendable {
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
     /// `$PULSE_SERVER` (or the default), and the screen, pointer and keys of the back-end `DesktopBackend.choose`
     /// picks: XTest, XRandR and XShm on `$DISPLAY`, or Mutter's D-Bus APIs and PipeWire on GNOME/Wayland.
-    public static func live(environment: HostEnvironment = .current, encoder: EncoderChoice = .auto) -> HostDesktop {
+    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`).
+    public static func live(
+        environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil
+    ) -> HostDesktop {
         let feed = VolumeFeed()
         var desktop = HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
@@ -57,7 +60,8 @@ public struct HostDesktop: Sendable {
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
             input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder)
         switch DesktopBackend.choose(
-            environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable)
+            environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable,
+            portalOnBus: PortalDesktop.isAvailable)
         {
         case .x11: break
         case .mutter:
@@ -65,6 +69,14 @@ public struct HostDesktop: Sendable {
             (desktop.screen, desktop.input, desktop.keys) = (mutter.screen, mutter.input, mutter.keypad)
             // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
             desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
+        case .portal:
+            let folder =
+                configDirectory
+                ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
+                .appendingPathComponent("touchdeck")
+            desktop.screen = PortalDesktop(configDirectory: folder).screen
+            (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            desktop.isLocked = LockProbe.logind().isLocked
         case .waylandUnsupported, .none:
             desktop.screen = .noDisplay
             desktop.isLocked = LockProbe.logind().isLocked
