@@ -21,7 +21,7 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
     }
 }
 
-func DeckKitRect(_ monitor: Monitor) -> Rect {
+func deckKitRect(_ monitor: Monitor) -> Rect {
     Rect(
         x: Double(monitor.frame.x), y: Double(monitor.frame.y), width: Double(monitor.frame.width),
         height: Double(monitor.frame.height))

@@ -126,7 +126,7 @@ import Testing
         let capture = try await offThePool { try desktop.screen.capture(monitor, 30, recorder.handlers) }
         defer { capture.stop() }
         let input = desktop.input
-        let rect = DeckKitRect(monitor)
+        let rect = deckKitRect(monitor)
         // The headless seat gets a pointer and a keyboard only with the session's virtual devices; the client
         // binds them a moment later and misses what comes before. Move until it sees the pointer enter, then
         // tap Shift until it sees a key (each wait bounded; no assertion depends on how long it took).

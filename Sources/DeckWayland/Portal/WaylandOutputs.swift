@@ -17,7 +17,7 @@ enum WaylandOutputs {
         wl_registry_add_listener(registry, registryListener, me)
         // The globals, then each output's geometry, modes, name and done.
         for _ in 0..<2 where wl_display_roundtrip(display) >= 0 {}
-        reader.outputs.forEach { wl_output_destroy($0.proxy) }
+        for output in reader.outputs { wl_output_destroy(output.proxy) }
         wl_registry_destroy(registry)
         return Monitor.leftToRight(reader.outputs.compactMap(\.monitor))
     }
