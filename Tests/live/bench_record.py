@@ -92,7 +92,7 @@ def main():
             both_fps, _ = kept(newest_recording(home))
         finally:
             host.stop()
-    with_sound = "with sound" if sound else "no sound (the host has no sound source)"
+    with_sound = "with sound" if sound else "without sound (the file has no sound track)"
     print(f"record 1080p60, {with_sound}: viewing alone {viewing * 100:.0f} % of a core;"
           f" recording alone {alone * 100:.0f} % ({alone_fps:.1f} fps kept) → {alone / viewing:.2f}× (goal < 1.3×)")
     print(f"record 1080p60 while viewing: {both * 100:.0f} % of a core ({both_fps:.1f} fps kept) →"
