@@ -72,7 +72,7 @@ public struct HostDesktop: Sendable {
         case .mutter:
             let mutter = MutterDesktop()
             (desktop.screen, desktop.input, desktop.keys) = (mutter.screen.sharingCaptures(), mutter.input, mutter.keypad)
-            desktop.typing = .unavailable("typing is not available on GNOME Wayland yet")
+            desktop.typing = mutter.typing
             // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
             desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
         case .portal:
