@@ -1,7 +1,8 @@
 """Other Wayland desktops end to end: the real daemon on a private headless sway (run under scripts/with-sway) serves
 the screen through the ScreenCast portal (xdg-desktop-portal-wlr, no dialog: chooser_type=none) and PipeWire. What
 is checked: the display list from the compositor's outputs, the decoded keyframe against the GTK client's pattern
-(PSNR-Y), the restore token kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
+(PSNR-Y), the approval wait told to the device (`screenPending`) and no thumbnail before it, the restore token
+kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
 Skipped outside scripts/with-sway."""
 
 import os
@@ -32,17 +33,23 @@ def client():
 
 
 async def view_once(host, device):
-    """Lists the displays, starts viewing and returns (display, screenStarted, the first video packet)."""
+    """Lists the displays, starts viewing and returns (display, the screen answers' types, screenStarted, the first
+    video packet)."""
     await device.send({"type": "listDisplays"})
     displays = await device.recv_type("displays", timeout=30)
     assert displays["status"] == "ok", displays
     display = displays["displays"][0]
     await device.send({"type": "startScreen", "displayId": display["id"], "maxSide": WIDTH, "fps": 30})
-    started = await device.recv_type("screenStarted", timeout=30)
+    answers = []
+    while not answers or answers[-1]["type"] == "screenPending":
+        message = await device.recv(30)
+        if isinstance(message, dict) and message["type"] in ("screenPending", "screenStarted", "screenDenied"):
+            answers.append(message)
+    assert answers[-1]["type"] == "screenStarted", answers
     first = await next_video(device, timeout=30)
     await device.send({"type": "stopScreen"})
     await device.recv_type("screenStopped", timeout=30)
-    return display, started, first
+    return display, answers[:-1], answers[-1], first
 
 
 def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_session(host, client):
@@ -54,9 +61,14 @@ def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_s
         await device.close()
         return first, second
 
-    (display, started, packet), (_, _, again) = run(scenario())
+    (display, pending, started, packet), (approved, pending_again, _, again) = run(scenario())
     assert (display["name"], display["width"], display["height"]) == ("HEADLESS-1", WIDTH, HEIGHT)
-    assert display.get("thumbnail", "").startswith("data:image/jpeg;base64,")
+    # Before the first approval the device is told it waits for the computer's user, and listing took no
+    # picture (it would have asked the user); afterwards neither.
+    assert pending == [{"type": "screenPending", "reason": "approval"}]
+    assert "thumbnail" not in display, "a thumbnail before the user approved sharing"
+    assert pending_again == []
+    assert approved.get("thumbnail", "").startswith("data:image/jpeg;base64,")
     assert (started["width"], started["height"]) == (WIDTH, HEIGHT)
     assert packet.keyframe and again.keyframe
     frames = av.CodecContext.create("h264", "r").decode(av.Packet(packet.frame))

@@ -30,12 +30,16 @@ extension DeckServer {
         Task {
             let monitors = try? await source.monitors()
             let locked = await isLocked()
-            self.decideScreen(request, from: id, monitors: monitors, locked: locked)
+            let approval = await Task.detached { source.needsApproval() }.value
+            self.decideScreen(request, from: id, monitors: monitors, locked: locked, needsApproval: approval)
         }
     }
 
+    /// Access decided, the stream is opened; when the desktop will ask its user first (the ScreenCast portal's
+    /// first use), the device hears `screenPending{approval}` at once, `screenStarted` or `screenDenied` later.
     private func decideScreen(
-        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool
+        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool,
+        needsApproval: Bool
     ) {
         guard let deviceId = connections[id]?.session.authorizedDevice else { return }  // gone meanwhile
         let decision = ScreenAccess.decide(
@@ -49,6 +53,7 @@ extension DeckServer {
                 to: id)
         }
         guard let sealer = connections[id]?.session.mediaSealer else { return }
+        if needsApproval { sendSealed(.screenPending(.init(reason: .approval)), to: id) }
         // The same device again (another monitor, a reconnect, a second tab): its old stream ends first.
         if let current = viewing {
             stopViewing(current.connection == id ? nil : .replaced, quietly: true)
