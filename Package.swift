@@ -47,7 +47,10 @@ let package = Package(
             name: "DeckWayland",
             dependencies: [
                 "DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
+                "CWaylandProtocols",
             ]),
+        // wayland-scanner's output for the shipped protocol XML (scripts/regen-wayland-protocols), committed.
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"], exclude: ["protocol"]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),

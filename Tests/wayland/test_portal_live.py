@@ -5,6 +5,7 @@ is checked: the display list from the compositor's outputs, the decoded keyframe
 kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
 Skipped outside scripts/with-sway."""
 
+import asyncio
 import os
 
 import av
@@ -82,7 +83,37 @@ def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_s
     assert log.count("restore data available") >= 1, "the second viewing did not restore the session"
 
 
+def test_the_viewer_clicks_and_types_through_wlroots_virtual_devices(host, client):
+    async def scenario():
+        device, _, _ = await paired_device(host, "Tablet")
+        host.cli("devices", "allow-screen", "Tablet", "on")
+        await device.send({"type": "listDisplays"})
+        display = (await device.recv_type("displays", timeout=30))["displays"][0]
+        await device.send({"type": "startScreen", "displayId": display["id"], "maxSide": WIDTH, "fps": 30})
+        await device.recv_type("screenStarted", timeout=30)
+        # The client learns of the new virtual pointer a moment after it appears (each wait bounded).
+        for step in range(100):
+            await device.send({"type": "pointer", "kind": "move", "x": 0.01 + step % 10 / 1000, "y": 0.01})
+            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "enter", 0.1) is not None:
+                break
+        mark = len(client.since(0))
+        await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
+        await device.send({"type": "typeText", "text": "é€한 ok", "enter": True})
+        typed = await device.recv_type("typed", timeout=20)
+        await asyncio.to_thread(client.wait, lambda e: e["event"] == "key-release" and e["keyval"] == 0xff0d, 20,
+                                mark)
+        await device.close()
+        return mark, typed
+
+    mark, typed = run(scenario())
+    events = client.since(mark)
+    assert typed == {"type": "typed", "ok": True}
+    assert [(e["button"], e["x"], e["y"]) for e in events if e["event"] == "press"] == [(1, 320, 540)], events
+    text = "".join(e["text"] for e in events if e["event"] == "key-press")
+    assert text == "é€한 ok\r", events
+
+
 def test_doctor_names_the_portal_back_end(host):
     doctor = host.cli("doctor", check=False)
     assert "ok   desktop: Wayland (ScreenCast portal" in doctor, doctor
-    assert "FAIL pointer and keys: not supported on this desktop yet" in doctor, doctor
+    assert "ok   pointer and keys: wlroots' virtual pointer and virtual keyboard" in doctor, doctor

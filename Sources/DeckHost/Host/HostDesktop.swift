@@ -81,8 +81,14 @@ public struct HostDesktop: Sendable {
                 ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
                 .appendingPathComponent("touchdeck")
             desktop.screen = PortalDesktop(configDirectory: folder).screen.sharingCaptures()
-            desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
-            (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            if WlrInput.isAvailable() {
+                // wlroots (sway, Hyprland…): its virtual pointer and keyboard.
+                let wlr = WlrInput()
+                (desktop.input, desktop.keys, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
+            } else {
+                desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
+                (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            }
             desktop.isLocked = LockProbe.logind().isLocked
         case .waylandUnsupported, .none:
             desktop.screen = .noDisplay
