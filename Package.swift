@@ -53,13 +53,15 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"], exclude: ["protocol"]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
-        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
+        // One X `Display*`'s life (open, a lost server, close) for every X class of the host.
+        .target(name: "DeckX11", dependencies: ["CX11"]),
+        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "DeckX11", "CPulse"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "DeckX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [
                 "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckRecord", "COpenSSL",
-                "CAvahi", "DeckWayland",
+                "CAvahi", "DeckWayland", "DeckX11",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),

@@ -1,39 +1,29 @@
 import CX11
-import Glibc
 import CXrandr
+import DeckX11
 
-/// Owns one `Display*` for the screen source; closed in `deinit`. Used only on `X11Screen`'s queue.
+/// Owns one `Display*` for the screen source (through `XDisplay`, which opens, closes and notes a lost
+/// connection). Used only on `X11Screen`'s queue.
 final class XScreenConnection {
-    private let display: OpaquePointer
+    private let connection: XDisplay
+    private var display: OpaquePointer { connection.handle }
     private let root: Window
     /// XRandR 1.5 or later: the server keeps a monitor list (XRRGetMonitors).
     private let hasMonitorList: Bool
     /// Cleared after the server refuses a shared segment, so later grabs go straight to XGetImage.
     private(set) var mayShareMemory: Bool
     /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    private(set) var isBroken = false
+    var isBroken: Bool { connection.isLost }
 
     /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
     init?(name: String?) {
         XErrorTrap.install()
-        guard let display = XOpenDisplay(name) else { return nil }
-        self.display = display
-        root = XDefaultRootWindow(display)
-        hasMonitorList = Self.randrVersion(display) >= (1, 5)
-        mayShareMemory = XShmQueryExtension(display) != 0
-        // Xlib's default reaction to a lost connection is exit(1), which would take the host down with the
-        // display; this per-display handler returns instead and marks the connection broken.
-        XSetIOErrorExitHandler(display, xScreenDisplayLost, Unmanaged.passUnretained(self).toOpaque())
+        guard let connection = XDisplay(name: name) else { return nil }
+        self.connection = connection
+        root = XDefaultRootWindow(connection.handle)
+        hasMonitorList = Self.randrVersion(connection.handle) >= (1, 5)
+        mayShareMemory = XShmQueryExtension(connection.handle) != 0
     }
-
-    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
-    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
-    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
-    deinit {
-        if isBroken { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
-    }
-
-    fileprivate func markBroken() { isBroken = true }
 
     private static func randrVersion(_ display: OpaquePointer) -> (Int32, Int32) {
         var event: Int32 = 0
@@ -143,13 +133,6 @@ final class XScreenConnection {
             width: Int(info.width), height: Int(info.height), stride: stride,
             format: info.depth == 32 ? .bgra : .bgrx, pixels: Array(bytes))
     }
-}
-
-/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `XScreenConnection` that
-/// registered it (the handler can only run during its calls, while it is alive).
-private func xScreenDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<XScreenConnection>.fromOpaque(userdata).takeUnretainedValue().markBroken()
 }
 
 @available(*, unavailable) extension XScreenConnection: Sendable {}
