@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
-        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
+        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "DeckX11", "CTurboJPEG", "CX11"]),
         .testTarget(
             name: "DeckWaylandTests",
             dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),

@@ -51,14 +51,14 @@ package final class XDisplay {
     /// owner opens a new one.
     package var isLost: Bool { loss.happened }
 
-    /// Whether the server speaks XTest (one round trip).
-    package func hasXTest() -> Bool {
+    /// Whether the server speaks XTest: asked on first use (one round trip), then remembered.
+    package private(set) lazy var hasXTest: Bool = {
         var event: Int32 = 0
         var error: Int32 = 0
         var major: Int32 = 0
         var minor: Int32 = 0
         return XTestQueryExtension(handle, &event, &error, &major, &minor) != 0
-    }
+    }()
 }
 
 @available(*, unavailable) extension XDisplay: Sendable {}

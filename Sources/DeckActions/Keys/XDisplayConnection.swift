@@ -1,20 +1,14 @@
 import CX11
 import DeckX11
 
-/// Owns one `Display*` for key injection (through `XDisplay`, which opens, closes and notes a lost
-/// connection). Used only on `XKeyboard`'s queue.
-final class XDisplayConnection {
-    private let connection: XDisplay
-    private var display: OpaquePointer { connection.handle }
-    let hasXTest: Bool
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    var isBroken: Bool { connection.isLost }
+/// Key injection on one `Display*` (held in an `XDisplay`, which opens, closes and notes a lost connection).
+/// Used only on `XKeyboard`'s queue.
+final class XDisplayConnection: XDisplayUser {
+    let connection: XDisplay
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
-        guard let connection = XDisplay(name: name) else { return nil }
+    /// Takes `connection` for the keypad (nothing else may use it from now on) and follows its keymap.
+    init(_ connection: XDisplay) {
         self.connection = connection
-        hasXTest = connection.hasXTest()
         // Xlib caches the keymap and refreshes it only on the XKB events a client selected: without these, a
         // layout switched after this connection opened (setxkbmap de, a Korean/English toggle) is never
         // seen, and `=` is typed on the key that now is a dead acute, which types nothing.

@@ -1,24 +1,16 @@
 import CX11
 import DeckX11
 
-/// Owns one `Display*` for pointer and key input through XTest (through `XDisplay`, which opens, closes and
-/// notes a lost connection).
+/// Pointer and key input through XTest on one `Display*` (held in an `XDisplay`, which opens, closes and notes
+/// a lost connection).
 ///
 /// Its own connection, not the keypad's: the keypad rebinds spare keycodes on its connection, and input
 /// during a drag should not wait behind it. Used only on `X11Input`'s queue.
-final class XInputConnection {
-    private let connection: XDisplay
-    private var display: OpaquePointer { connection.handle }
-    let hasXTest: Bool
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    var isBroken: Bool { connection.isLost }
+final class XInputConnection: XDisplayUser {
+    let connection: XDisplay
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
-        guard let connection = XDisplay(name: name) else { return nil }
-        self.connection = connection
-        hasXTest = connection.hasXTest()
-    }
+    /// Takes `connection` for pointer input (nothing else may use it from now on).
+    init(_ connection: XDisplay) { self.connection = connection }
 
     /// Moves the pointer to (`x`, `y`) of the root window: every XRandR monitor lies inside the default
     /// screen's root, at its own offset.

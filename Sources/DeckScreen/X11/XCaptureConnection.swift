@@ -196,7 +196,7 @@ struct XCaptureChanges {
 }
 
 /// The root window's current size (Xlib's DisplayWidth is a copy from connection time).
-private func rootFrame(_ display: OpaquePointer, _ root: Window) -> PixelRect {
+func rootFrame(_ display: OpaquePointer, _ root: Window) -> PixelRect {
     var parent: Window = 0
     var x: Int32 = 0
     var y: Int32 = 0

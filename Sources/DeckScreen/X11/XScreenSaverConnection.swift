@@ -2,24 +2,20 @@ import CX11
 import CXss
 import DeckX11
 
-/// Owns one `Display*` for the lock probe (through `XDisplay`, which opens, closes and notes a lost
+/// The screensaver's state on one `Display*` (held in an `XDisplay`, which opens, closes and notes a lost
 /// connection). Used only on `X11LockProbe`'s queue.
 ///
 /// A connection of its own rather than the screen source's: the probe asks every second while someone views,
 /// and must not wait behind a grab (or make a grab wait).
-final class XScreenSaverConnection {
-    private let connection: XDisplay
-    private var display: OpaquePointer { connection.handle }
+final class XScreenSaverConnection: XDisplayUser {
+    let connection: XDisplay
     private let root: Window
     /// The server speaks MIT-SCREEN-SAVER; without it the screensaver cannot be seen and counts as off.
     private var hasExtension = false
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    var isBroken: Bool { connection.isLost }
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
+    /// Takes `connection` for the lock probe (nothing else may use it from now on).
+    init(_ connection: XDisplay) {
         XErrorTrap.install()
-        guard let connection = XDisplay(name: name) else { return nil }
         self.connection = connection
         root = XDefaultRootWindow(connection.handle)
         // `XDisplay` has its exit handler in place before this first request: a server that quits during it
