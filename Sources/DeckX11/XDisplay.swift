@@ -35,7 +35,8 @@ package final class XDisplay {
 
     /// Installed once: replaces libX11's default I/O error handler (print, then exit) with one that returns,
     /// so each display's own exit handler decides. libX11 1.8's default calls exit(1) itself, before the
-    /// per-display exit handler is ever reached.
+    /// per-display exit handler is ever reached. Displays opened without an `XDisplay` (the tests' helpers)
+    /// still end in libX11's default exit handler (exit(1)), as before.
     private static let returningIOErrorHandler: Void = {
         _ = XSetIOErrorHandler { _ in 0 }
     }()
