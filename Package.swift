@@ -34,11 +34,14 @@ let package = Package(
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
+        // The computer's sound: routing through our null sink and capture of its monitor, over libpulse.
+        .target(name: "DeckSound", dependencies: ["CPulse"]),
         .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [
-                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "COpenSSL", "CAvahi",
+                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckSound", "COpenSSL",
+                "CAvahi",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
         .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
-        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
+        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto", "DeckSound"]),
+        .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound"]),
     ]
 )

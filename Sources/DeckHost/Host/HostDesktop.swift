@@ -1,6 +1,7 @@
 import DeckActions
 import DeckMedia
 import DeckScreen
+import DeckSound
 import Foundation
 
 /// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (STYLE practice 1).
@@ -26,12 +27,15 @@ public struct HostDesktop: Sendable {
     public var isLocked: @Sendable () async -> Bool
     /// Which H.264 encoder screen viewing opens (`--encoder`).
     public var encoder: EncoderChoice
+    /// The computer's sound, for a viewer who asks for it (and a recording later).
+    public var sound: SoundSource
 
     /// A desktop from its parts.
     public init(
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
         commandLogs: String, screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto
+        isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto,
+        sound: SoundSource = .none
     ) {
         self.actions = actions
         self.apps = apps
@@ -43,17 +47,27 @@ public struct HostDesktop: Sendable {
         self.input = input
         self.isLocked = isLocked
         self.encoder = encoder
+        self.sound = sound
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
-    /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`.
-    public static func live(environment: HostEnvironment = .current, encoder: EncoderChoice = .auto) -> HostDesktop {
+    /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`. The sound routing's record
+    /// lives in `configDirectory` (none: a routing a crash leaves behind is still found by our sink's name).
+    public static func live(
+        environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil,
+        log: Logger? = nil
+    ) -> HostDesktop {
         let feed = VolumeFeed()
+        let store = configDirectory.map { RoutingRecordStore.file(in: $0) } ?? RoutingRecordStore.memory().0
+        let capture = SoundCapture(store: store) { log?.notice($0) }
+        // While the sound is routed to our sink, that sink is the default: the gauge keeps the speakers.
+        let volume = VolumeControl.live(
+            routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
-            volume: .live(onChange: feed.report), keys: .live(),
+            volume: volume, keys: .live(),
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
-            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder)
+            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture))
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
@@ -64,13 +78,13 @@ public struct HostDesktop: Sendable {
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
         screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }
+        isLocked: @escaping @Sendable () async -> Bool = { false }, sound: SoundSource = .none
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
-            screen: screen, input: input, isLocked: isLocked, encoder: .x264)
+            screen: screen, input: input, isLocked: isLocked, encoder: .x264, sound: sound)
     }
 }
 
