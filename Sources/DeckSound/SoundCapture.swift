@@ -54,7 +54,7 @@ public final class SoundCapture: @unchecked Sendable {
         return SoundSubscription { self.queue.async { self.remove(id) } }
     }
 
-    /// Runs `body` after everything asked so far (tests wait for a restore this way).
+    /// Returns once everything asked so far is done (a restore before the host exits).
     public func settle() { queue.sync {} }
 
     // MARK: On the queue

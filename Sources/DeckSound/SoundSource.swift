@@ -7,20 +7,25 @@ public struct SoundSource: Sendable {
             SoundSubscription
     /// The speakers' sink while the sound is routed away from them (nil otherwise): what the volume gauge shows.
     public var speakers: @Sendable () -> String?
+    /// Blocks until every start and stop asked so far is done (the host waits for it before it exits).
+    public var settle: @Sendable () -> Void
 
     public init(
         subscribe: @escaping @Sendable (
             _ consumer: @escaping SoundConsumer, _ started: @escaping @Sendable (SoundError?) -> Void
         ) -> SoundSubscription,
-        speakers: @escaping @Sendable () -> String? = { nil }
+        speakers: @escaping @Sendable () -> String? = { nil }, settle: @escaping @Sendable () -> Void = {}
     ) {
         self.subscribe = subscribe
         self.speakers = speakers
+        self.settle = settle
     }
 
     /// The live capture: libpulse (PulseAudio or PipeWire's pulse server), routing through our null sink.
     public static func live(_ capture: SoundCapture) -> SoundSource {
-        SoundSource(subscribe: { capture.subscribe($0, started: $1) }, speakers: { capture.speakers })
+        SoundSource(
+            subscribe: { capture.subscribe($0, started: $1) }, speakers: { capture.speakers },
+            settle: { capture.settle() })
     }
 
     /// No sound server: every subscriber hears `noServer`.

@@ -152,7 +152,7 @@ extension DeckServer {
 
     private func stopSound(_ serial: UInt64) {
         guard var current = viewing, current.serial == serial, let sound = current.sound else { return }
-        sound.stop()
+        endSound(sound, viewer: current.viewer.name)
         current.sound = nil
         current.soundRunning = false
         viewing = current
@@ -188,6 +188,14 @@ extension DeckServer {
         guard viewing?.serial == serial else { return }
         log.error("screen viewing failed: \(failure)")
         stopViewing(.error)
+    }
+
+    /// Leaves the capture (returns at once: its queue restores the speakers, in order with any later start).
+    private func endSound(_ sound: AudioStream, viewer: String) {
+        sound.stop()
+        let counts = sound.counts
+        log.info("sound for the viewer stopped", ["device.name": viewer, "packets.sent": "\(counts.sent)",
+            "packets.dropped": "\(counts.dropped)"])
     }
 
     /// `stopScreen`.
@@ -250,8 +258,7 @@ extension DeckServer {
     func stopViewing(_ reason: HostMessage.ScreenStopped.Reason?, quietly: Bool = false) {
         guard var current = viewing else { return }
         viewing = nil
-        // Returns at once: the capture's own queue restores the speakers, in order with any later start.
-        current.sound?.stop()
+        if let sound = current.sound { endSound(sound, viewer: current.viewer.name) }
         if let stream = current.stream {
             // Joining the capture thread may wait for a frame being encoded: not on the actor.
             Task.detached { stream.stop() }
@@ -273,9 +280,12 @@ extension DeckServer {
         if viewing?.connection == id { stopViewing(nil) }
     }
 
-    /// The host is stopping: the viewer is told (`ended`) while the connection still stands.
-    public func shutdown() {
+    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, and the
+    /// speakers are restored before the process goes.
+    public func shutdown() async {
         stopViewing(.ended)
+        let sound = desktop.sound
+        await Task.detached { sound.settle() }.value
     }
 
     /// `touchdeck disconnect-viewer`.

@@ -1,0 +1,144 @@
+"""Sound while viewing (PROTOCOL §6 "Screen", §7 "Audio"; SPEC §8), end to end under scripts/with-desktop: the real
+daemon routes the private PulseAudio's sound to its own null sink, records that sink's monitor and sends 10 ms
+packets to the Python reference client. What is checked: a 1 kHz tone arrives at 1 kHz and its level with under
+1 % of it lost; the speakers' sink stays silent and untouched while a device listens; after stopScreen, after
+the client disconnects and after `kill -9` of the host and a restart, the speakers are the default again, the
+app plays on them and no TouchDeck sink is left; muted speakers stay muted."""
+
+import asyncio
+import os
+
+import pytest
+
+from livehelpers import Daemon, paired_device, run
+from soundhelpers import (OURS, SPEAKERS, App, MonitorRecorder, Received, default_sink, eventually, pactl, sink_inputs,
+                          sinks, tone_file, volume_and_mute)
+from touchdeck.packets import parse_audio
+
+pytestmark = pytest.mark.skipif("PULSE_SERVER" not in os.environ, reason="needs scripts/with-desktop")
+
+
+@pytest.fixture
+def host(tmp_path):
+    assert default_sink() == SPEAKERS and OURS not in sinks(), "a previous test left the sound routed"
+    host = Daemon(home=tmp_path).start()
+    yield host
+    host.stop()
+
+
+async def viewer_with_sound(host, name="Tablet"):
+    client, _, _ = await paired_device(host, name)
+    host.cli("devices", "allow-screen", name, "on")
+    await client.send({"type": "listDisplays"})
+    display = (await client.recv_type("displays", timeout=20))["displays"][0]
+    await client.send({"type": "startScreen", "displayId": display["id"], "maxSide": 640, "fps": 30, "audio": True})
+    started = await client.recv_type("screenStarted", timeout=20)
+    return client, started
+
+
+async def audio_packets(client, count, timeout=10):
+    """The next `count` audio packets (video packets, first byte 1, are skipped)."""
+    packets = []
+    while len(packets) < count:
+        data = await client.recv_binary(timeout=timeout)
+        if data[0] == 2:
+            packets.append(parse_audio(data))
+    return packets
+
+
+def test_a_1khz_tone_arrives_at_1khz_and_its_level_with_under_1_percent_lost(host, tmp_path):
+    tone = tone_file(tmp_path, 13)
+
+    async def scenario():
+        client, started = await viewer_with_sound(host)
+        assert started["audio"] is True
+        app = App(tone)  # starts after the routing: plays on the default, our sink
+        try:
+            packets = []
+            while len(Received(packets).tone) < 1000:  # 10 s of the tone
+                packets += await audio_packets(client, 50)
+        finally:
+            app.stop()
+        await client.close()
+        return packets
+
+    received = Received(run(scenario()))
+    print(*[line for line in host.log().splitlines() if "sound" in line], sep="\n")
+    lost = received.lost_samples()
+    tone_samples = sum(int((p[:, 1] != 0).sum()) for p in received.packets)
+    print(f"peak {received.peak_hz():.1f} Hz, level {received.level():.4f}, {lost} of {tone_samples + lost} samples lost; gaps {received.gaps()}")
+    assert all(p.shape == (480, 2) for p in received.packets)
+    assert abs(received.peak_hz() - 1000) <= 2
+    assert abs(received.level() - 0.5 / 2**0.5) < 0.01
+    assert lost < 0.01 * (tone_samples + lost)
+
+
+def test_while_a_device_listens_the_speakers_are_silent_and_untouched(host, tmp_path):
+    before = volume_and_mute(SPEAKERS)
+    app = App(tone_file(tmp_path, 30), device=SPEAKERS)  # already playing on the speakers
+    app.stream()
+    # A server without a microphone takes the default sink's monitor as its default source, and a recorder of
+    # the default source follows it onto ours while routed; named as the default, the speakers' monitor stays put.
+    pactl("set-default-source", f"{SPEAKERS}.monitor")
+    speakers = MonitorRecorder(f"{SPEAKERS}.monitor")
+
+    async def scenario():
+        eventually(lambda: len(speakers.parts[0]) > 48000)  # the tone on the speakers, heard
+        client, started = await viewer_with_sound(host)
+        assert started["audio"] is True
+        moved = eventually(lambda: app.sink() is not None and app.sink() == sinks().get(OURS))
+        await asyncio.sleep(0.2)  # what the speakers' monitor still held from before the move
+        speakers.mark()
+        packets = Received(await audio_packets(client, 150))
+        speakers.mark()  # the restore that follows the close plays the tone on the speakers again
+        await client.close()
+        return moved, packets
+
+    try:
+        moved, packets = run(scenario())
+    finally:
+        (heard, heard_count), (after, after_count), _ = speakers.peaks()
+        app.stop()
+    print(f"speakers before routing: peak {heard:.3f} over {heard_count} samples; while routed: peak {after} "
+          f"over {after_count} samples")
+    assert heard > 0.4, "the recorder did not hear the tone on the speakers before routing"
+    assert moved, "the app's stream stayed on the speakers"
+    assert after == 0.0, f"the speakers played while a device listened (peak {after})"
+    assert len(packets.tone) > 50, "the app's tone did not reach the device"
+    assert volume_and_mute(SPEAKERS) == before
+
+
+@pytest.mark.parametrize("ending,muted", [("stop", False), ("disconnect", False), ("kill", True)])
+def test_after_viewing_ends_the_speakers_are_back_as_they_were(host, tmp_path, ending, muted):
+    pactl("set-sink-mute", SPEAKERS, "1" if muted else "0")
+    before = volume_and_mute(SPEAKERS)
+    app = App(tone_file(tmp_path, 60))
+    app.stream()
+
+    async def scenario():
+        client, started = await viewer_with_sound(host)
+        assert started["audio"] is True
+        assert eventually(lambda: app.sink() == sinks().get(OURS) and default_sink() == OURS)
+        if ending == "stop":
+            await client.send({"type": "stopScreen"})
+            assert (await client.recv_type("screenStopped", timeout=10))["reason"] == "requested"
+        elif ending == "disconnect":
+            await client.close()
+        else:
+            host.process.kill()
+            host.process.wait()
+            assert default_sink() == OURS, "routing should survive the kill until the next start"
+            host.start()
+
+    try:
+        run(scenario())
+        restored = eventually(lambda: OURS not in sinks() and default_sink() == SPEAKERS and
+                              app.sink() == sinks().get(SPEAKERS))
+        state = (default_sink(), sorted(sinks()), app.sink(), sink_inputs())
+        after = volume_and_mute(SPEAKERS)
+    finally:
+        app.stop()
+        pactl("set-sink-mute", SPEAKERS, "0")
+    assert restored, f"not restored: {state}\n{host.log()}"
+    assert after == before
+    assert not (host.config_dir / "sound-routing.json").exists()
