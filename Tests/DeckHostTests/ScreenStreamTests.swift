@@ -2,6 +2,7 @@ import DeckActions
 import DeckCrypto
 import DeckKit
 import DeckScreen
+import DeckSound
 import Foundation
 import Synchronization
 import Testing
@@ -19,6 +20,7 @@ import Testing
         let captures = Mutex<[FakeCapture]>([])
         let actions = Mutex<[InputAction]>([])
         let locked = Mutex(false)
+        let sound = Mutex(SoundSource.none)
 
         var desktop: HostDesktop {
             .fake(
@@ -26,7 +28,7 @@ import Testing
                     monitors: [ScreenStreamTests.monitor], pictures: { _ in nil },
                     started: { capture in self.captures.withLock { $0.append(capture) } }),
                 input: .fake { action in self.actions.withLock { $0.append(action) } },
-                isLocked: { self.locked.withLock { $0 } })
+                isLocked: { self.locked.withLock { $0 } }, sound: sound.withLock { $0 })
         }
 
         var capture: FakeCapture? { captures.withLock { $0.last } }
