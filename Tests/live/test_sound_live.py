@@ -142,3 +142,28 @@ def test_after_viewing_ends_the_speakers_are_back_as_they_were(host, tmp_path, e
     assert restored, f"not restored: {state}\n{host.log()}"
     assert after == before
     assert not (host.config_dir / "sound-routing.json").exists()
+
+
+def test_the_volume_gauge_keeps_showing_and_driving_the_speakers_while_routed(host):
+    speakers_before = volume_and_mute(SPEAKERS)
+
+    async def scenario():
+        client, started = await viewer_with_sound(host)
+        assert started["audio"] is True and default_sink() == OURS
+        await client.send({"type": "setVolume", "level": 0.3})
+        changed = eventually(lambda: "30%" in volume_and_mute(SPEAKERS)[0])
+        volume = await client.recv_type("volume", timeout=10)
+        while abs(volume["level"] - 0.3) > 0.01:
+            volume = await client.recv_type("volume", timeout=10)
+        ours = volume_and_mute(OURS)
+        await client.close()
+        return changed, volume, ours
+
+    try:
+        changed, volume, ours = run(scenario())
+    finally:
+        pactl("set-sink-volume", SPEAKERS, "100%")
+    assert changed, f"the speakers' volume did not follow the gauge: {volume_and_mute(SPEAKERS)}"
+    assert abs(volume["level"] - 0.3) < 0.01
+    assert "100%" in ours[0], f"the gauge drove our sink: {ours}"
+    assert "100%" in speakers_before[0]
