@@ -36,6 +36,18 @@ def sink_inputs():
     return {int(row[0]): int(row[1]) for row in rows}
 
 
+def sources():
+    """Source name → index."""
+    rows = [line.split("\t") for line in pactl("list", "short", "sources").splitlines() if line.strip()]
+    return {row[1]: int(row[0]) for row in rows}
+
+
+def source_outputs():
+    """Recording stream index → index of the source it records."""
+    rows = [line.split("\t") for line in pactl("list", "short", "source-outputs").splitlines() if line.strip()]
+    return {int(row[0]): int(row[1]) for row in rows}
+
+
 def volume_and_mute(sink):
     return pactl("get-sink-volume", sink).split("\n")[0], pactl("get-sink-mute", sink).strip()
 
@@ -102,7 +114,10 @@ class MonitorRecorder:
         # A short latency: parec would otherwise hand over its recording in ~2 s pieces.
         argv = ["parec", f"--device={source}", "--format=s16le", "--rate=48000", "--channels=2", "--raw",
                 "--latency-msec=20"]
+        before = source_outputs()
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE)
+        self.source = source
+        self.index = eventually(lambda: next(iter(set(source_outputs()) - set(before)), None))
         self.parts = [bytearray()]
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -110,6 +125,15 @@ class MonitorRecorder:
     def _read(self):
         while chunk := self.process.stdout.read1(4096):
             self.parts[-1] += chunk
+
+    def pin(self):
+        """Puts the recorder back on its source. A server without a microphone takes the default sink's monitor
+        as its default source, and recorders follow that default (PulseAudio) or the session manager moves them
+        (WirePlumber) — onto our sink's monitor while routed; parec has no --no-move. True once it records its
+        source again."""
+        pactl("move-source-output", str(self.index), self.source)
+        wanted = sources().get(self.source)
+        return eventually(lambda: source_outputs().get(self.index) == wanted, timeout=2)
 
     def mark(self):
         self.parts.append(bytearray())
