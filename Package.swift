@@ -22,6 +22,10 @@ let package = Package(
         // libyuv ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .target(name: "DeckMedia", dependencies: ["DeckKit", "CAVCodec", "CYUV"]),
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        // A recording: its own video encoder, AAC and fragmented MP4 (SPEC §11).
+        .target(name: "DeckRecord", dependencies: ["DeckKit", "DeckMedia", "DeckScreen", "CAVCodec", "CAVFormat"]),
+        .testTarget(name: "DeckRecordTests", dependencies: ["DeckRecord", "DeckMedia", "DeckScreen", "DeckKit"]),
         .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
         .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
         .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
@@ -40,7 +44,8 @@ let package = Package(
         .target(
             name: "DeckHost",
             dependencies: [
-                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckSound", "COpenSSL",
+                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckSound", "DeckRecord",
+                "COpenSSL",
                 "CAvahi",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),

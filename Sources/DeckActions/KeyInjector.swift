@@ -15,8 +15,7 @@ public struct KeyInjector: Sendable {
     /// Types through XTest on `display` (nil: `$DISPLAY` of the host process). The display is opened on
     /// first use and reopened after it goes away; without one every press fails with "no display".
     public static func live(display: String? = nil) -> KeyInjector {
-        let keyboard = XKeyboard(displayName: display)
-        return KeyInjector { key in await keyboard.type(key) }
+        LiveKeyboard(display: display).keys
     }
 
     /// Answers `result`, reporting each key to `record`.

@@ -3,7 +3,7 @@ import DeckKit
 import Foundation
 
 let commands: [any Command.Type] = [
-    ServeCommand.self, PairCommand.self, DevicesCommand.self, StatusCommand.self, DisconnectViewerCommand.self,
+    ServeCommand.self, PairCommand.self, DevicesCommand.self, StatusCommand.self, DisconnectViewerCommand.self, RecordCommand.self,
     DoctorCommand.self,
 ]
 

@@ -24,11 +24,15 @@ import Testing
         messages.compactMap { if case .volume(let v) = $0 { v } else { nil } }
     }
 
-    @Test func anAuthorizedDeviceGetsTheLayoutThenTheVolume() async throws {
+    @Test func anAuthorizedDeviceGetsTheLayoutThenTheVolumeThenTheRecordState() async throws {
         let harness = try HostHarness(desktop: .fake(volume: Self.playing))
         var device = try await harness.authorize(try await harness.pair(name: "iPad"))
         let first = device.inbox()
-        #expect(first == [.layout(.init(layout: .empty)), .volume(.init(available: true, level: 0.25, muted: false))])
+        #expect(
+            first == [
+                .layout(.init(layout: .empty)), .volume(.init(available: true, level: 0.25, muted: false)),
+                .recordState(.init(state: .idle)),
+            ])
     }
 
     @Test func listAppsAnswersTheWholeCatalogEvenPastTwoMegabytes() async throws {

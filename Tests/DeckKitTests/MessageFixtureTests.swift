@@ -8,12 +8,14 @@ let deviceTypes = [
     "hello", "pairStart", "pairConfirm", "authStart", "authFinish", "secure",
     "setButton", "clearButton", "moveButton", "press", "listApps", "setVolume", "toggleMute", "keypad",
     "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
-    "typeText", "pressKey",
+    "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
+    "fetchRecording",
 ]
 let hostTypes = [
     "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",
     "unauthorized", "authorized", "secure", "error", "layout", "pressResult", "apps", "volume",
-    "keypadResult", "displays", "screenStarted", "screenDenied", "screenStopped", "typed",
+    "keypadResult", "displays", "screenStarted", "screenDenied", "screenStopped", "typed", "recordState",
+    "recordDenied", "recordings", "recordingChunk",
 ]
 
 @Test func everyProtocolMessageHasAFixtureAndAReader() throws {

@@ -3,7 +3,7 @@ import { SLOTS_PER_PAGE } from '../core/layout.js';
 
 export const LONG_PRESS_MS = 450;
 export const MIN_PRESS_MS = 120;
-export const GLOW_MS = 700;
+export const GLOW_MS = 1200;
 const FAIL_MS = 2000;
 const MOVE_CANCEL_PX = 10;
 const SWIPE_PX = 50;
@@ -33,6 +33,15 @@ export class DeckView {
     this.#scrollTo(this.current, false);
     // How many layouts were drawn: lets tests (and curious users) see the host's layout has arrived.
     this.root.dataset.layouts = String(Number(this.root.dataset.layouts ?? 0) + 1);
+  }
+
+  /** Forgets the layout (the device was revoked): nothing of the host's stays on screen behind the PIN sheet. */
+  clear() {
+    this.pages = [Array(SLOTS_PER_PAGE).fill(null)];
+    this.current = 0;
+    this.strip.replaceChildren(this.#renderPage(this.pages[0], 0));
+    this.#renderDots();
+    this.#scrollTo(0, false);
   }
 
   /** Puts icons on app keys once the catalog arrives, in place: a finger on a key keeps its press. */

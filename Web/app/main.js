@@ -6,6 +6,8 @@ import { VolumeGauge } from './gauge.js';
 import { buildKeypad } from './keypad.js';
 import { EditSheet } from './editor.js';
 import { AppPicker } from './picker.js';
+import { ScreenView } from './screen.js';
+import { createKeyboard } from './keyboard.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
@@ -54,7 +56,9 @@ function start() {
     onToggleMute: () => client.send({ type: 'toggleMute' }),
   });
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
-  setUpTabs();
+  const screenView = new ScreenView($('#screen-view'), { client });
+  screenView.attachKeyboard(createKeyboard);
+  setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
   const resize = () => {
     const landscape = fitKeys(app);
@@ -78,17 +82,28 @@ function start() {
     if (!detail.ok) toast(detail.reason || 'That did not work.');
   });
   client.addEventListener('keypadResult', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
+  client.addEventListener('typed', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('volume', ({ detail }) => gauge.show(detail));
   client.addEventListener('apps', ({ detail }) => {
     apps = detail.apps;
     picker.setApps(apps);
     deck.updateIcons();
   });
+  client.addEventListener('revoked', () => {
+    layout = [Array(12).fill(null)];
+    apps = [];
+    appsAsked = false;
+    deck.clear();
+    picker.setApps([]);
+    for (const sheet of [$('#edit-sheet'), $('#app-picker')]) if (sheet.open) sheet.close();
+  });
   client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
+  // The viewer, for the browser tests and the benchmark (its keyboard is attached above).
+  window.touchdeckViewer = screenView;
 }
 
 function showState(client, { state, everOpened }) {
@@ -151,15 +166,19 @@ function setUpPairing(client) {
   });
 }
 
-function setUpTabs() {
+function setUpTabs(onChange) {
   const tabs = document.querySelectorAll('.tabs [data-tab]');
+  let current = 'deck';
   for (const tab of tabs) {
     tab.addEventListener('click', () => {
+      if (tab.dataset.tab === current) return;
+      current = tab.dataset.tab;
       for (const other of tabs) {
         const on = other === tab;
         other.setAttribute('aria-selected', String(on));
         $(`#${other.dataset.tab}-view`).hidden = !on;
       }
+      onChange(current);
     });
   }
 }

@@ -44,60 +44,93 @@ final class XDisplayConnection {
         while XPending(display) > 0 { XNextEvent(display, &event) }
     }
 
-    /// The current layout group (a Korean or German layout may sit in group 2).
-    private var group: Int32 {
+    /// The current layout group (a Korean or German layout may sit in group 2); one round trip.
+    func currentGroup() -> Int32 {
         var state = XkbStateRec()
         XkbGetState(display, UInt32(XkbUseCoreKbd), &state)
         return Int32(state.group)
     }
 
-    /// What the key types with no modifiers in the current group.
-    func unmodifiedKeysym(of keycode: KeyCode) -> KeySym {
-        XkbKeycodeToKeysym(display, keycode, group, 0)
+    /// What the key types with no modifiers in `group`.
+    func unmodifiedKeysym(of keycode: UInt8, group: Int32) -> UInt32 {
+        UInt32(truncatingIfNeeded: XkbKeycodeToKeysym(display, keycode, group, 0))
     }
 
-    func keycode(for keysym: KeySym) -> KeyCode? {
-        let keycode = XKeysymToKeycode(display, keysym)
-        return keycode == 0 ? nil : keycode
+    /// Where `group` puts `keysym`: a key that types it alone, else one that types it with Shift.
+    /// Reads Xlib's copy of the keymap (no round trip); `followKeymapChanges` keeps that copy current.
+    func layoutKey(for keysym: UInt32, group: Int32) -> LayoutKey? {
+        let (minimum, maximum) = keycodeRange
+        var shifted: UInt8?
+        for keycode in minimum...maximum {
+            if XkbKeycodeToKeysym(display, keycode, group, 0) == KeySym(keysym) {
+                return LayoutKey(keycode: keycode, shifted: false)
+            }
+            if shifted == nil, XkbKeycodeToKeysym(display, keycode, group, 1) == KeySym(keysym) { shifted = keycode }
+        }
+        return shifted.map { LayoutKey(keycode: $0, shifted: true) }
     }
 
-    /// The first of `count` adjacent keycodes with no keysyms at all in the current map, none in `taken`.
-    func spareRun(count: Int, excluding taken: Set<KeyCode>) -> KeyCode? {
+    private var keycodeRange: (UInt8, UInt8) {
         var minimum: Int32 = 0
         var maximum: Int32 = 0
         XDisplayKeycodes(display, &minimum, &maximum)
-        var perKeycode: Int32 = 0
-        let total = maximum - minimum + 1
-        guard count > 0, let map = XGetKeyboardMapping(display, KeyCode(minimum), total, &perKeycode) else {
-            return nil
-        }
-        defer { XFree(map) }
-        func isSpare(_ offset: Int) -> Bool {
-            !taken.contains(KeyCode(Int(minimum) + offset))
-                && (0..<Int(perKeycode)).allSatisfy { map[offset * Int(perKeycode) + $0] == 0 }
-        }
-        // Searching from the top: low keycodes are real keys on every keyboard, high ones rarely are.
-        var run = 0
-        for offset in stride(from: Int(total) - 1, through: 0, by: -1) {
-            run = isSpare(offset) ? run + 1 : 0
-            if run == count { return KeyCode(Int(minimum) + offset) }
-        }
-        return nil
+        return (UInt8(clamping: minimum), UInt8(clamping: maximum))
     }
 
-    /// Puts `keysyms[i]` in every column of keycode `first + i`, so each types its keysym in any group and
-    /// shift level; one request, so clients see one keymap change.
-    func bind(from first: KeyCode, to keysyms: [KeySym]) {
-        var symbols = keysyms.flatMap { [KeySym](repeating: $0, count: 4) }
-        XChangeKeyboardMapping(display, Int32(first), 4, &symbols, Int32(keysyms.count))
-        // Round trip: the new mapping is in place before the key event that relies on it.
+    /// The keycodes with no keysyms at all in the server's current map (one round trip).
+    func spareKeycodes() -> [UInt8] {
+        let (minimum, maximum) = keycodeRange
+        var perKeycode: Int32 = 0
+        let total = Int32(maximum) - Int32(minimum) + 1
+        guard total > 0, let map = XGetKeyboardMapping(display, minimum, total, &perKeycode) else { return [] }
+        defer { XFree(map) }
+        let width = Int(perKeycode)
+        return (0..<Int(total)).compactMap { offset in
+            (0..<width).allSatisfy { map[offset * width + $0] == 0 } ? minimum + UInt8(offset) : nil
+        }
+    }
+
+    /// Puts each binding's keysym in every column of its keycode, so it types that keysym in any group and
+    /// shift level. Adjacent keycodes go in one request; then one round trip, so the new mapping is in place
+    /// before any key event sent after this returns.
+    func bind(_ bindings: [KeyBindings.Binding]) {
+        var runs: [[KeyBindings.Binding]] = []
+        for binding in bindings.sorted(by: { $0.keycode < $1.keycode }) {
+            if let last = runs.last?.last, last.keycode + 1 == binding.keycode {
+                runs[runs.count - 1].append(binding)
+            } else {
+                runs.append([binding])
+            }
+        }
+        for run in runs {
+            var symbols = run.flatMap { [KeySym](repeating: KeySym($0.keysym), count: 4) }
+            XChangeKeyboardMapping(display, Int32(run[0].keycode), 4, &symbols, Int32(run.count))
+        }
         XSync(display, 0)
     }
 
-    /// Presses and releases the key.
-    func tap(_ keycode: KeyCode) {
-        XTestFakeKeyEvent(display, UInt32(keycode), 1, UInt(CurrentTime))
-        XTestFakeKeyEvent(display, UInt32(keycode), 0, UInt(CurrentTime))
+    /// The keycodes of the left Shift and Control keys, for holding modifiers around a tap.
+    private var modifierKeycodes: [KeyStroke.Modifiers: UInt8] {
+        var found: [KeyStroke.Modifiers: UInt8] = [:]
+        let shift = XKeysymToKeycode(display, KeySym(XK_Shift_L))
+        let control = XKeysymToKeycode(display, KeySym(XK_Control_L))
+        if shift != 0 { found[.shift] = shift }
+        if control != 0 { found[.control] = control }
+        return found
+    }
+
+    /// Presses and releases each tap's key, holding its modifiers, then waits for the server to have them all
+    /// (one round trip): when this returns, the focused window has been sent every key, in order.
+    func tap(_ taps: [KeyTap]) {
+        let modifiers = modifierKeycodes
+        for tap in taps {
+            let held = [KeyStroke.Modifiers.control, .shift].filter { tap.modifiers.contains($0) }
+                .compactMap { modifiers[$0] }
+            for keycode in held { XTestFakeKeyEvent(display, UInt32(keycode), 1, UInt(CurrentTime)) }
+            XTestFakeKeyEvent(display, UInt32(tap.keycode), 1, UInt(CurrentTime))
+            XTestFakeKeyEvent(display, UInt32(tap.keycode), 0, UInt(CurrentTime))
+            for keycode in held.reversed() { XTestFakeKeyEvent(display, UInt32(keycode), 0, UInt(CurrentTime)) }
+        }
         XSync(display, 0)
     }
 }

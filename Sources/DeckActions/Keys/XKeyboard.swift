@@ -1,87 +1,148 @@
 import CX11
+import DeckKit
 import Dispatch
+import Foundation
 
-/// Types keysyms into an X display through XTest, whatever layout or input method is active.
+/// Types keysyms into an X display through XTest, whatever layout or input method is active: the keypad's
+/// keys, text (characters arrive as characters: Hangul, accents, symbols, emoji) and the special keys.
 ///
-/// `@unchecked Sendable`: the display and the bindings are touched only on `queue` (Xlib is not
-/// thread-safe without XInitThreads, and a serial queue is simpler than making it so).
+/// Keysyms the layout does not reach get spare keycodes (see `KeyBindings`), bound in batches and kept.
+/// Before every press the keymap this connection holds is brought up to the server's: Xlib reads keymap
+/// events only while it reads the connection, and a press planned on a stale map (the layout switched since)
+/// lands on the wrong key — under `setxkbmap de` the US `=` key is a dead acute and types nothing.
+///
+/// `@unchecked Sendable`: the display and the bindings are touched only on `queue` (Xlib is not thread-safe
+/// without XInitThreads, and a serial queue is simpler than making it so).
 final class XKeyboard: @unchecked Sendable {
     private let displayName: String?
-    private let queue = DispatchQueue(label: "touchdeck.keypad")
+    private let queue = DispatchQueue(label: "touchdeck.keyboard")
     private var connection: XDisplayConnection?
-    /// Spare keycodes bound to keysyms the layout does not reach without modifiers; kept bound, so
-    /// repeated presses do not remap the keyboard (and notify every client) each time.
-    private var bindings: [KeySym: KeyCode] = [:]
+    private var bindings = KeyBindings()
+    /// How long a keymap change waits after the last tap: a client still behind on those keys would read them
+    /// with a rebound keysym, or miss the change while it fetches the previous one.
+    private let settle: TimeInterval
+    private var lastTap = Date.distantPast
 
-    init(displayName: String?) {
+    init(displayName: String?, settle: TimeInterval = 0.05) {
         self.displayName = displayName
+        self.settle = settle
     }
 
+    /// Types one keypad key.
     func type(_ key: KeypadKey) async -> ActionResult {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.typeNow(Self.keysym(for: key))) }
+        await onQueue { connection in
+            self.bindTogether(Self.keypadKeysyms, on: connection)
+            return self.typeNow([KeyStroke(keysym: Self.keysym(for: key))], on: connection)
         }
+    }
+
+    /// Types `text` as characters. Everything the text needs is bound before its first key, in one round of
+    /// keymap changes while the spares suffice: a client still fetching the keymap after one change can miss
+    /// a change that arrives meanwhile (Xlib clears its note of pending changes when its fetch returns).
+    func type(text: String) async -> ActionResult {
+        await onQueue { connection in self.typeNow(KeyStroke.strokes(typing: text), on: connection) }
+    }
+
+    /// Presses one special key of the keyboard row.
+    func press(_ key: SpecialKey) async -> ActionResult {
+        await onQueue { connection in self.typeNow([Self.stroke(for: key)], on: connection) }
     }
 
     /// Plain keysyms (not `XK_KP_*`): the digit keysyms on keypad keys sit behind NumLock, and plain
     /// ones are what every app expects; whichever is not reachable gets a spare keycode.
-    static func keysym(for key: KeypadKey) -> KeySym {
+    static func keysym(for key: KeypadKey) -> UInt32 {
         switch key {
-        case .enter: KeySym(XK_Return)
-        case .backspace: KeySym(XK_BackSpace)
+        case .enter: UInt32(XK_Return)
+        case .backspace: UInt32(XK_BackSpace)
         // The other keys' raw values are single ASCII characters, and Latin-1 keysyms equal their code.
-        default: KeySym(key.rawValue.unicodeScalars.first!.value)
+        default: key.rawValue.unicodeScalars.first!.value
         }
     }
 
     /// Every keysym the keypad types: bound together, so the keymap changes at most once per layout.
     static let keypadKeysyms = KeypadKey.allCases.map(keysym(for:))
 
-    private func typeNow(_ keysym: KeySym) -> ActionResult {
-        if connection?.isBroken == true {
-            connection = nil
-            bindings = [:]
+    /// The keysym and modifiers of a special key (select-all and copy are Ctrl+A and Ctrl+C).
+    static func stroke(for key: SpecialKey) -> KeyStroke {
+        switch key {
+        case .esc: KeyStroke(keysym: UInt32(XK_Escape))
+        case .tab: KeyStroke(keysym: UInt32(XK_Tab))
+        case .shiftTab: KeyStroke(keysym: UInt32(XK_Tab), modifiers: .shift)
+        case .up: KeyStroke(keysym: UInt32(XK_Up))
+        case .down: KeyStroke(keysym: UInt32(XK_Down))
+        case .left: KeyStroke(keysym: UInt32(XK_Left))
+        case .right: KeyStroke(keysym: UInt32(XK_Right))
+        case .selectAll: KeyStroke(keysym: UInt32(XK_a), modifiers: .control)
+        case .backspace: KeyStroke(keysym: UInt32(XK_BackSpace))
+        case .ctrlC: KeyStroke(keysym: UInt32(XK_c), modifiers: .control)
+        case .returnKey: KeyStroke(keysym: UInt32(XK_Return))
         }
-        if connection == nil { connection = XDisplayConnection(name: displayName) }
-        guard let connection else { return .failed("no display") }
-        guard connection.hasXTest else { return .failed("the display has no XTest extension") }
-        connection.followKeymapChanges()
-        bindMissing(Self.keypadKeysyms, on: connection)
-        guard let keycode = reachableKeycode(for: keysym, on: connection) else {
+    }
+
+    /// Runs `work` on the queue with an open display that has XTest and a current keymap.
+    private func onQueue(_ work: @escaping @Sendable (XDisplayConnection) -> ActionResult) async -> ActionResult {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                if self.connection?.isBroken == true {
+                    self.connection = nil
+                    self.bindings.reset()
+                }
+                if self.connection == nil { self.connection = XDisplayConnection(name: self.displayName) }
+                guard let connection = self.connection else {
+                    return continuation.resume(returning: .failed("no display"))
+                }
+                guard connection.hasXTest else {
+                    return continuation.resume(returning: .failed("the display has no XTest extension"))
+                }
+                connection.followKeymapChanges()
+                let result = work(connection)
+                continuation.resume(returning: connection.isBroken ? .failed("no display") : result)
+            }
+        }
+    }
+
+    /// Binds the `keysyms` the layout lacks in one round of keymap changes, tapping nothing.
+    private func bindTogether(_ keysyms: [UInt32], on connection: XDisplayConnection) {
+        let group = connection.currentGroup()
+        forgetLostBindings(on: connection, group: group)
+        let step = bindings.planBindings(
+            keysyms, layout: { connection.layoutKey(for: $0, group: group) }, spares: connection.spareKeycodes())
+        run(step, on: connection)
+    }
+
+    private func typeNow(_ strokes: [KeyStroke], on connection: XDisplayConnection) -> ActionResult {
+        let group = connection.currentGroup()
+        forgetLostBindings(on: connection, group: group)
+        var found: [UInt32: LayoutKey?] = [:]
+        let layout = { (keysym: UInt32) -> LayoutKey? in
+            if let known = found[keysym] { return known }
+            let key = connection.layoutKey(for: keysym, group: group)
+            found[keysym] = key
+            return key
+        }
+        guard let steps = bindings.plan(strokes, layout: layout, spares: connection.spareKeycodes()) else {
             return .failed("no free keycode for the key")
         }
-        connection.tap(keycode)
-        return connection.isBroken ? .failed("no display") : .ok
+        for step in steps { run(step, on: connection) }
+        return .ok
     }
 
-    /// The keycode that types `keysym` with no modifiers now: a binding of ours the layout has not wiped, or
-    /// the layout's own key.
-    private func reachableKeycode(for keysym: KeySym, on connection: XDisplayConnection) -> KeyCode? {
-        if let bound = bindings[keysym], connection.unmodifiedKeysym(of: bound) == keysym { return bound }
-        if let direct = connection.keycode(for: keysym), connection.unmodifiedKeysym(of: direct) == keysym {
-            return direct
+    private func run(_ step: KeyBindings.Step, on connection: XDisplayConnection) {
+        if !step.bind.isEmpty {
+            let wait = settle - Date().timeIntervalSince(lastTap)
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            connection.bind(step.bind)
         }
-        return nil
+        guard !step.taps.isEmpty else { return }
+        // Synced every few keys, so a long text never piles up unsent in Xlib's buffer.
+        for start in stride(from: 0, to: step.taps.count, by: TextInput.maxChunkUTF16) {
+            connection.tap(Array(step.taps[start..<min(start + TextInput.maxChunkUTF16, step.taps.count)]))
+        }
+        lastTap = Date()
     }
 
-    /// Binds every keysym of `keysyms` the layout does not reach to spare keycodes, in one keymap change
-    /// when the spares lie together. Binding one at a time, right before each press, lost keys: an Xlib
-    /// client still fetching the keymap after one change can miss the next one (its refresh clears the note
-    /// of changes that arrived meanwhile), and then types nothing for the new key.
-    private func bindMissing(_ keysyms: [KeySym], on connection: XDisplayConnection) {
-        let missing = keysyms.filter { reachableKeycode(for: $0, on: connection) == nil }
-        guard !missing.isEmpty else { return }
-        for keysym in missing { bindings[keysym] = nil }
-        let taken = Set(bindings.values)
-        if let first = connection.spareRun(count: missing.count, excluding: taken) {
-            connection.bind(from: first, to: missing)
-            for (offset, keysym) in missing.enumerated() { bindings[keysym] = first + KeyCode(offset) }
-            return
-        }
-        for keysym in missing {
-            guard let spare = connection.spareRun(count: 1, excluding: Set(bindings.values)) else { return }
-            connection.bind(from: spare, to: [keysym])
-            bindings[keysym] = spare
-        }
+    /// Drops bindings a new layout (or anyone's remapping) has replaced since they were made.
+    private func forgetLostBindings(on connection: XDisplayConnection, group: Int32) {
+        bindings.keepOnly { connection.unmodifiedKeysym(of: $0.keycode, group: group) == $0.keysym }
     }
 }

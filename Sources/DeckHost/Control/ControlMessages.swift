@@ -1,10 +1,11 @@
+import DeckKit
 import Foundation
 
 /// A request from the CLI (`touchdeck pair`, `devices`, `status`…) to the running daemon, one JSON line.
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// What to do.
     public enum Command: String, Codable, Sendable {
-        case pair, devices, allowScreen, revoke, rename, status, disconnectViewer
+        case pair, devices, allowScreen, revoke, rename, status, disconnectViewer, record
     }
 
     public var command: Command
@@ -14,6 +15,10 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var on: Bool?
     /// For `rename`: the name wanted (the host cleans it).
     public var newName: String?
+    /// For `record`: start, pause, resume, stop or list; and for start the monitor id (nil: the leftmost) and fps.
+    public var action: String?
+    public var display: Int?
+    public var fps: Int?
 
     public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command
@@ -75,6 +80,11 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var caNotices: [String]?
     /// `rename`: the name the device now has, as cleaned and stored.
     public var name: String?
+    /// `record`: the state after the command, the file saved by `stop`, the saved files for `list`, the folder.
+    public var recordState: HostMessage.RecordState?
+    public var saved: HostMessage.RecordingEntry?
+    public var recordings: [HostMessage.RecordingEntry]?
+    public var recordFolder: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -4,7 +4,7 @@ import Foundation
 
 extension DeckServer {
     /// Answers a request from the CLI.
-    public func control(_ request: ControlRequest) -> ControlResponse {
+    public func control(_ request: ControlRequest) async -> ControlResponse {
         switch request.command {
         case .pair: return pair()
         case .devices: return listing()
@@ -13,6 +13,7 @@ extension DeckServer {
         case .revoke: return revoke(request.name)
         case .rename: return rename(request.name, to: request.newName)
         case .disconnectViewer: return disconnectViewer()
+        case .record: return await record(request)
         }
     }
 

@@ -19,8 +19,11 @@ extension DeckServer {
         case .screenOptions(let options): screenOptions(options, from: id)
         case .requestKeyframe: requestKeyframe(from: id)
         case .pointer(let event): pointer(event, from: id)
+        case .typeText(let request): typeText(request, from: id)
+        case .pressKey(let request): pressKey(request.key, from: id)
+        case .recordStart, .recordPause, .recordResume, .recordStop, .listRecordings, .fetchRecording:
+            handleRecording(message, from: id)
         default:
-            // Typing is added by its own part of the host.
             sendSealed(
                 .error(.init(code: .unavailable, message: "\(message.type) is not available on this host yet")), to: id)
         }

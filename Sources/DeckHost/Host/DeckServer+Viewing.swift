@@ -280,10 +280,11 @@ extension DeckServer {
         if viewing?.connection == id { stopViewing(nil) }
     }
 
-    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, and the
-    /// speakers are restored before the process goes.
+    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, a recording
+    /// is finalized, and the speakers are restored before the process goes.
     public func shutdown() async {
         stopViewing(.ended)
+        await stopRecording(.ended)
         let sound = desktop.sound
         await Task.detached { sound.settle() }.value
     }

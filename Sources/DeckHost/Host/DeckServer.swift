@@ -39,6 +39,8 @@ public actor DeckServer {
     var pointerLane = SerialLane()
     /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
     var authority: AuthorityStatus?
+    /// The recording, its folder and fetches in flight (DeckServer+Recording).
+    var recordingHost = RecordingHost(library: .live())
 
     /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(
@@ -106,6 +108,7 @@ public actor DeckServer {
             perform(actions, for: id)
         case .closed(let id):
             connectionClosed(id)
+            recordingHost.fetching.remove(id)
             connections[id] = nil
         }
     }
@@ -151,6 +154,7 @@ public actor DeckServer {
         log.info("device authorized", ["conn": "\(id)", "device.name": name, "device.protocol": "\(protocolVersion)"])
         sendSealed(.layout(.init(layout: config.layout)), to: id)
         sendVolume(to: id)
+        sendRecordState(to: id)
     }
 
     /// Ends one session (it says goodbye the way its machine decides) and closes the connection.

@@ -15,6 +15,8 @@ public struct HostDesktop: Sendable {
     public var volume: VolumeControl
     /// Types keypad keys.
     public var keys: KeyInjector
+    /// Types a viewer's text and special keys (protocol 2).
+    public var typing: TypingSink
     /// Volume changes made anywhere (devices, keyboard keys, `pactl`), in the order they happened.
     public var volumeFeed: VolumeFeed
     /// The folder command buttons write their output to (shown by `touchdeck status`).
@@ -35,9 +37,10 @@ public struct HostDesktop: Sendable {
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
         commandLogs: String, screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
         isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto,
-        sound: SoundSource = .none
+        sound: SoundSource = .none, typing: TypingSink = .unimplemented
     ) {
         self.actions = actions
+        self.typing = typing
         self.apps = apps
         self.volume = volume
         self.keys = keys
@@ -63,28 +66,32 @@ public struct HostDesktop: Sendable {
         // While the sound is routed to our sink, that sink is the default: the gauge keeps the speakers.
         let volume = VolumeControl.live(
             routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
+        let keyboard = LiveKeyboard()
         return HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
-            volume: volume, keys: .live(),
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11(),
-            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture))
+            volume: volume, keys: keyboard.keys,
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment),
+            screen: .x11().sharingCaptures(),
+            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture),
+            typing: keyboard.typing)
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
     /// the volume starts at `volume`, keys answer `keyResult` and are reported to `typed`, the screen is
-    /// `screen` (none unless given).
+    /// `screen` (none unless given), text and special keys go to `typing`.
     public static func fake(
         actions: ActionRunner = .fake(), apps: [CatalogApp] = [],
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
         screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }, sound: SoundSource = .none
+        isLocked: @escaping @Sendable () async -> Bool = { false }, sound: SoundSource = .none,
+        typing: TypingSink = .unimplemented
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
-            screen: screen, input: input, isLocked: isLocked, encoder: .x264, sound: sound)
+            screen: screen, input: input, isLocked: isLocked, encoder: .x264, sound: sound, typing: typing)
     }
 }
 

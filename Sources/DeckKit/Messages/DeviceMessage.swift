@@ -22,6 +22,12 @@ public enum DeviceMessage: WireMessage {
     case stopScreen(StopScreen)
     case typeText(TypeText)
     case pressKey(PressKey)
+    case recordStart(RecordStart)
+    case recordPause(RecordPause)
+    case recordResume(RecordResume)
+    case recordStop(RecordStop)
+    case listRecordings(ListRecordings)
+    case fetchRecording(FetchRecording)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -48,6 +54,12 @@ public enum DeviceMessage: WireMessage {
         case .stopScreen(let m): m
         case .typeText(let m): m
         case .pressKey(let m): m
+        case .recordStart(let m): m
+        case .recordPause(let m): m
+        case .recordResume(let m): m
+        case .recordStop(let m): m
+        case .listRecordings(let m): m
+        case .fetchRecording(let m): m
         }
     }
 
@@ -75,6 +87,12 @@ public enum DeviceMessage: WireMessage {
         StopScreen.type: { .stopScreen(try StopScreen(from: $0)) },
         TypeText.type: { .typeText(try TypeText(from: $0)) },
         PressKey.type: { .pressKey(try PressKey(from: $0)) },
+        RecordStart.type: { .recordStart(try RecordStart(from: $0)) },
+        RecordPause.type: { .recordPause(try RecordPause(from: $0)) },
+        RecordResume.type: { .recordResume(try RecordResume(from: $0)) },
+        RecordStop.type: { .recordStop(try RecordStop(from: $0)) },
+        ListRecordings.type: { .listRecordings(try ListRecordings(from: $0)) },
+        FetchRecording.type: { .fetchRecording(try FetchRecording(from: $0)) },
     ]
 
     /// Whether the host accepts this message before authorization (hello, pairing, auth).

@@ -20,6 +20,10 @@ public enum HostMessage: WireMessage {
     case screenDenied(ScreenDenied)
     case screenStopped(ScreenStopped)
     case typed(Typed)
+    case recordState(RecordState)
+    case recordDenied(RecordDenied)
+    case recordings(Recordings)
+    case recordingChunk(RecordingChunk)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -44,6 +48,10 @@ public enum HostMessage: WireMessage {
         case .screenDenied(let m): m
         case .screenStopped(let m): m
         case .typed(let m): m
+        case .recordState(let m): m
+        case .recordDenied(let m): m
+        case .recordings(let m): m
+        case .recordingChunk(let m): m
         }
     }
 
@@ -69,5 +77,9 @@ public enum HostMessage: WireMessage {
         ScreenDenied.type: { .screenDenied(try ScreenDenied(from: $0)) },
         ScreenStopped.type: { .screenStopped(try ScreenStopped(from: $0)) },
         Typed.type: { .typed(try Typed(from: $0)) },
+        RecordState.type: { .recordState(try RecordState(from: $0)) },
+        RecordDenied.type: { .recordDenied(try RecordDenied(from: $0)) },
+        Recordings.type: { .recordings(try Recordings(from: $0)) },
+        RecordingChunk.type: { .recordingChunk(try RecordingChunk(from: $0)) },
     ]
 }

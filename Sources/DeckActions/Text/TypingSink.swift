@@ -1,0 +1,68 @@
+import DeckKit
+
+/// A special key of the keyboard row: the `pressKey` message's own key type.
+public typealias SpecialKey = DeviceMessage.PressKey.Key
+
+/// The seam through which typed text and the keyboard row's keys reach the desktop (STYLE practice 1). The X11
+/// back-end is `LiveKeyboard`'s (XTest with spare keycodes bound to the keysyms a text needs); Wayland
+/// back-ends (Mutter's RemoteDesktop keysyms, wlroots' virtual keyboard) plug in as other values.
+///
+/// Each operation returns once the desktop has every key it sent, so calls made one after another land in
+/// that order (Return after the text).
+public struct TypingSink: Sendable {
+    /// Types the text as characters (the caller has cleaned it: no line breaks or tabs).
+    public var typeText: @Sendable (String) async -> ActionResult
+    /// Presses and releases one special key.
+    public var pressKey: @Sendable (SpecialKey) async -> ActionResult
+
+    /// Creates a sink from its two operations.
+    public init(
+        typeText: @escaping @Sendable (String) async -> ActionResult,
+        pressKey: @escaping @Sendable (SpecialKey) async -> ActionResult
+    ) {
+        self.typeText = typeText
+        self.pressKey = pressKey
+    }
+
+    /// What a fake sink was asked to do, in order.
+    public enum Event: Equatable, Sendable {
+        case text(String)
+        case key(SpecialKey)
+    }
+
+    /// Reports every call to `record` and answers `result`.
+    public static func fake(
+        result: ActionResult = .ok, record: @escaping @Sendable (Event) -> Void = { _ in }
+    ) -> TypingSink {
+        TypingSink(
+            typeText: {
+                record(.text($0))
+                return result
+            },
+            pressKey: {
+                record(.key($0))
+                return result
+            })
+    }
+
+    /// Traps if called: for tests that must never type.
+    public static let unimplemented = TypingSink(
+        typeText: { _ in preconditionFailure("TypingSink.typeText called in a test that does not expect it") },
+        pressKey: { _ in preconditionFailure("TypingSink.pressKey called in a test that does not expect it") })
+}
+
+/// The keypad and the keyboard row typing through one X keyboard: one connection, one set of spare keycodes
+/// (a keysym bound for the keypad serves text too), one queue, so keys from both land in the order sent.
+public struct LiveKeyboard: Sendable {
+    public let keys: KeyInjector
+    public let typing: TypingSink
+
+    /// Types through XTest on `display` (nil: `$DISPLAY` of the host process), opened on first use and
+    /// reopened after it goes away; without one every call fails with "no display".
+    public init(display: String? = nil) {
+        let keyboard = XKeyboard(displayName: display)
+        keys = KeyInjector { key in await keyboard.type(key) }
+        typing = TypingSink(
+            typeText: { text in await keyboard.type(text: text) }, pressKey: { key in await keyboard.press(key) })
+    }
+}

@@ -1,0 +1,224 @@
+import DeckKit
+import DeckMedia
+import DeckScreen
+import Foundation
+
+/// One recording (SPEC §11): a monitor's frames and, when given, the system sound, encoded by its own H.264 and
+/// AAC encoders and written as fragmented MP4 on its own queue.
+///
+/// Frames come from the capture (shared with a viewer of the same monitor, `ScreenSource.sharingCaptures`):
+/// on the capture thread a frame is only copied into a pooled buffer (dropped when none is free), so a
+/// recording never slows the viewer down. Sound comes through `append(samples:captureMicros:)`. Both are placed
+/// on the file's clock by `RecordingTimeline`: a pause leaves no gap.
+///
+/// Whatever ends it by itself (the capture, an encoder, a full disk) is reported once through `failed`; the
+/// owner then calls `stop()`, the one way a recording ends, which writes the last fragment and closes the file.
+public final class Recorder: @unchecked Sendable {
+    /// What to record.
+    public struct Options: Sendable {
+        public var monitor: Monitor
+        /// The long side of the video; nil: the monitor's own size.
+        public var maxSide: Int?
+        public var fps: Int
+        public var encoder: EncoderChoice
+        /// Whether the file has a sound track (fed through `append(samples:captureMicros:)`).
+        public var sound: Bool
+        /// The file to create; it must not exist.
+        public var url: URL
+        /// Free space below this many bytes stops the recording before the disk is full.
+        public var reserveBytes: Int64
+
+        public init(
+            monitor: Monitor, maxSide: Int? = nil, fps: Int, encoder: EncoderChoice = .x264, sound: Bool,
+            url: URL, reserveBytes: Int64 = 4 << 20
+        ) {
+            self.monitor = monitor
+            self.maxSide = maxSide
+            self.fps = fps
+            self.encoder = encoder
+            self.sound = sound
+            self.url = url
+            self.reserveBytes = reserveBytes
+        }
+    }
+
+    /// What a finished recording left on disk.
+    public struct Summary: Sendable, Equatable {
+        public var url: URL
+        /// Length of the file's timeline in microseconds (pauses left out).
+        public var durationMicros: UInt64
+        public var bytes: Int64
+        /// Nil when it ended cleanly.
+        public var error: RecordingError?
+    }
+
+    public let options: Options
+    /// The encoded video size.
+    public let size: PixelSize
+    public let fps: Int
+
+    private let queue = DispatchQueue(label: "touchdeck.record", qos: .userInitiated)
+    private let pool: FramePool
+    private let failed: @Sendable (RecordingError) -> Void
+    /// Microseconds on the capture clock (`CapturedFrame.capturedAt`'s); tests pass their own.
+    private let clock: @Sendable () -> UInt64
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var timeline: RecordingTimeline
+    private var capture: (any ScreenCapture)?
+    private var stopped = false
+    private var failure: RecordingError?
+    private var lastFrameAt: UInt64 = 0
+    private var pendingSound = 0
+    /// Only on `queue`.
+    private let sink: RecordingSink
+    private var keepAlive: DispatchSourceTimer?
+
+    /// Creates the file, opens the encoders and starts capturing; `clock` gives microseconds on the capture's
+    /// clock. Throws a `RecordingError` or the capture's
+    /// `ScreenSourceError` when it cannot start; nothing is left on disk then.
+    public init(
+        _ options: Options, capture start: StartCapture, log: @escaping @Sendable (String) -> Void,
+        clock: @escaping @Sendable () -> UInt64 = CapturedFrame.now,
+        failed: @escaping @Sendable (RecordingError) -> Void
+    ) throws {
+        self.clock = clock
+        self.options = options
+        fps = StreamRate.normalize(fps: options.fps)
+        let frame = options.monitor.frame
+        let maxSide = options.maxSide ?? max(frame.width, frame.height)
+        sink = try RecordingSink(
+            url: options.url, sourceWidth: frame.width, sourceHeight: frame.height, maxSide: maxSide, fps: fps,
+            encoder: options.encoder, sound: options.sound, reserveBytes: options.reserveBytes, log: log)
+        size = sink.size
+        pool = FramePool(count: 3, bytes: frame.width * frame.height * 4)
+        self.failed = failed
+        let now = clock()
+        timeline = RecordingTimeline(start: now)
+        lastFrameAt = now
+        let handlers = CaptureHandlers(
+            frame: { [weak self] frame in self?.frame(frame) },
+            ended: { [weak self] error in self?.fail(.capture("\(error)")) })
+        do {
+            let capture = try start(options.monitor, fps, handlers)
+            lock.withLock { self.capture = capture }
+        } catch {
+            sink.abandon()
+            throw error
+        }
+        startKeepAlive()
+    }
+
+    /// Whether it is paused now.
+    public var isPaused: Bool { lock.withLock { timeline.isPaused } }
+
+    /// Microseconds recorded so far (pauses left out).
+    public var elapsedMicros: UInt64 { lock.withLock { timeline.elapsed(at: self.clock()) } }
+
+    /// Pauses: frames and sound are dropped until `resume()`. False if already paused or stopped.
+    @discardableResult
+    public func pause() -> Bool {
+        lock.withLock { !stopped && timeline.pause(at: self.clock()) }
+    }
+
+    /// Resumes where the file left off; the next frame is a keyframe. False if not paused or stopped.
+    @discardableResult
+    public func resume() -> Bool {
+        let capture: (any ScreenCapture)? = lock.withLock {
+            guard !stopped, timeline.resume(at: self.clock()) else { return nil }
+            return self.capture
+        }
+        guard let capture else { return false }
+        queue.async { self.sink.resumed() }
+        capture.refresh()
+        return true
+    }
+
+    /// Sound captured at `captureMicros` (the first sample), interleaved s16le stereo at 48 kHz. Called on the
+    /// sound source's thread; copied and encoded on the recording's queue. Ignored without a sound track.
+    public func append(samples: UnsafeBufferPointer<Int16>, captureMicros: UInt64) {
+        guard options.sound else { return }
+        let fileTime: UInt64? = lock.withLock {
+            // A stalled encoder must not let sound pile up without bound: about 2 s of blocks at most.
+            guard !stopped, pendingSound < 200 else { return nil }
+            guard let time = timeline.fileTime(of: captureMicros) else { return nil }
+            pendingSound += 1
+            return time
+        }
+        guard let fileTime else { return }
+        let copy = Array(samples)
+        queue.async {
+            self.lock.withLock { self.pendingSound -= 1 }
+            copy.withUnsafeBufferPointer { samples in self.run { try self.sink.sound(samples, micros: fileTime) } }
+        }
+    }
+
+    /// Ends the recording: stops the capture, writes the last fragment and closes the file. Blocks until the
+    /// file is closed (not for the actor: call it off it). Idempotent: later calls return the same summary.
+    @discardableResult
+    public func stop() -> Summary {
+        let capture: (any ScreenCapture)? = lock.withLock {
+            stopped = true
+            defer { self.capture = nil }
+            return self.capture
+        }
+        capture?.stop()
+        return queue.sync {
+            keepAlive?.cancel()
+            keepAlive = nil
+            let closing = sink.finish()
+            let error = lock.withLock { failure ?? closing }
+            let duration = lock.withLock { timeline.elapsed(at: self.clock()) }
+            return Summary(url: options.url, durationMicros: duration, bytes: sink.bytes, error: error)
+        }
+    }
+
+    // MARK: - On the capture thread
+
+    private func frame(_ frame: CapturedFrame) {
+        let fileTime: UInt64? = lock.withLock {
+            guard !stopped else { return nil }
+            lastFrameAt = frame.capturedAt
+            return timeline.fileTime(of: frame.capturedAt)
+        }
+        guard let fileTime, let buffer = pool.copy(frame) else { return }
+        queue.async {
+            defer { self.pool.giveBack(buffer) }
+            self.run { try self.sink.video(buffer, micros: fileTime) }
+        }
+    }
+
+    // MARK: - On the queue
+
+    /// Runs one step of the sink; its first error ends the recording.
+    private func run(_ step: () throws -> Void) {
+        guard lock.withLock({ failure == nil }) else { return }
+        do { try step() } catch let error as RecordingError { fail(error) } catch { fail(.encoder("\(error)")) }
+    }
+
+    private func fail(_ error: RecordingError) {
+        let first: Bool = lock.withLock {
+            guard failure == nil, !stopped else { return false }
+            failure = error
+            return true
+        }
+        if first { failed(error) }
+    }
+
+    /// A still screen gives the capture no frame; the file still needs pictures (and keyframes for its
+    /// fragments) as time goes on, so after half a second without one the capture is asked for one.
+    private func startKeepAlive() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let capture: (any ScreenCapture)? = self.lock.withLock {
+                let quiet = self.clock() > self.lastFrameAt + 500_000
+                return quiet && !self.stopped && !self.timeline.isPaused ? self.capture : nil
+            }
+            capture?.refresh()
+        }
+        keepAlive = timer
+        timer.resume()
+    }
+}

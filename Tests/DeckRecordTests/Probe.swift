@@ -1,0 +1,59 @@
+import Foundation
+
+/// What `ffprobe` (Debian's ffmpeg, installed by the bootstrap) reads from a file.
+struct Probe: Decodable {
+    struct Stream: Decodable {
+        var codec_name: String?
+        var codec_type: String?
+        var width: Int?
+        var height: Int?
+        var sample_rate: String?
+    }
+    struct Format: Decodable {
+        var duration: String?
+    }
+    var streams: [Stream]
+    var format: Format
+
+    var duration: Double? { format.duration.flatMap(Double.init) }
+    var codecs: [String] { streams.compactMap(\.codec_name) }
+
+    static func read(_ url: URL) throws -> Probe {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode(Probe.self, from: data)
+    }
+}
+
+/// A fresh folder under the temp dir, removed by `remove()`.
+struct Scratch {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A test clock in microseconds that only moves when told.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt64
+    init(_ start: UInt64 = 1_700_000_000_000_000) { value = start }
+    var now: UInt64 { lock.withLock { value } }
+    func advance(_ micros: UInt64) { lock.withLock { value += micros } }
+}
+
+/// Blocking work off the cooperative pool (two cores: a blocked pool thread starves everything else).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -1,0 +1,268 @@
+"""Recording end to end (SPEC §11, PROTOCOL §6 "Recording"): the real daemon records a private Xvfb through
+`touchdeck record`, and what it leaves on disk is read by ffprobe and decoded by PyAV. What is checked: pause
+and resume leave an 8 s file with no gap, a decoded frame matches the screen (PSNR-Y), `kill -9` leaves a file
+readable to within 2 s of the kill, a full disk (a small tmpfs as the videos folder) stops cleanly with a
+notification and a playable file, a second start says so, and a fetch over the protocol returns the file's bytes
+with its SHA-256."""
+
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import av
+import pytest
+
+from h264check import psnr, reference_luma, luma
+from livehelpers import Daemon, paired_device, run
+from daemon import BINARY
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from xscreen import VirtualScreen, XImageAccess  # noqa: E402
+
+WIDTH, HEIGHT = 640, 480
+
+
+@pytest.fixture
+def screen():
+    with VirtualScreen(WIDTH, HEIGHT) as screen:
+        yield screen
+
+
+def make_host(tmp_path, screen, videos=None):
+    """A daemon on `screen` whose videos folder is `videos` (through user-dirs.dirs, as xdg-user-dir reads it),
+    with a notify-send that writes to notifications.txt."""
+    home = tmp_path / "home"
+    videos = videos or home / "Movies"
+    (home / ".config").mkdir(parents=True, exist_ok=True)
+    (home / ".config" / "user-dirs.dirs").write_text(f'XDG_VIDEOS_DIR="{videos}"\n')
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    notify = bin_dir / "notify-send"
+    notify.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> {tmp_path / 'notifications.txt'}\n")
+    notify.chmod(0o755)
+    host = Daemon(home=home, env={"DISPLAY": screen.display, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    return host.start(), videos / "TouchDeck"
+
+
+def notifications(tmp_path):
+    path = tmp_path / "notifications.txt"
+    return path.read_text() if path.exists() else ""
+
+
+class Painter:
+    """Changes the screen every 40 ms (a sliding box over a colour that shifts) until stopped; `noise` paints
+    random pixels instead, which no encoder can squeeze."""
+
+    def __init__(self, display, noise=False):
+        self.access = XImageAccess(display)
+        self.noise = noise
+        self.running = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def __enter__(self):
+        self.running.set()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop()
+        self.access.close()
+
+    def stop(self):
+        self.running.clear()
+        if self.thread.is_alive():
+            self.thread.join(5)
+
+    def loop(self):
+        step = 0
+        rng = random.Random(3)
+        while self.running.is_set():
+            if self.noise:
+                self.access.put(rng.randbytes(320 * 240 * 4), rng.randrange(0, WIDTH - 320), rng.randrange(0, HEIGHT - 240), 320, 240)
+            else:
+                self.access.fill(0, 0, WIDTH, HEIGHT, (step * 0x030507) & 0xFFFFFF)
+                self.access.fill((step * 9) % (WIDTH - 80), 200, 80, 80, 0xFFFFFF)
+            step += 1
+            time.sleep(0.04)
+
+
+def still_picture():
+    """Coloured bars and a checker block as BGRX: what the last second of a recording shows."""
+    rows = []
+    for y in range(HEIGHT):
+        row = bytearray()
+        for x in range(WIDTH):
+            if 200 <= y < 300 and 200 <= x < 440:
+                v = 230 if ((x // 8) + (y // 8)) % 2 else 25
+                row += bytes((v, v, v, 0))
+            else:
+                band = x * 6 // WIDTH
+                colours = [(40, 40, 200), (40, 200, 40), (200, 40, 40), (200, 200, 40), (40, 200, 200), (200, 40, 200)]
+                b, g, r = colours[band]
+                row += bytes((b, g, r, 0))
+        rows.append(bytes(row))
+    return b"".join(rows)
+
+
+def probe(path):
+    done = subprocess.run(["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def only_recording(folder):
+    files = sorted(folder.glob("*.mp4"))
+    assert len(files) == 1, files
+    return files[0]
+
+
+def test_pause_and_resume_leave_eight_seconds_that_match_the_screen(tmp_path, screen):
+    host, folder = make_host(tmp_path, screen)
+    try:
+        with Painter(screen.display) as painter:
+            start_begin = time.monotonic()
+            out = host.cli("record", "start", "--fps", "30")
+            start_end = time.monotonic()
+            assert "Recording" in out, out
+            second = subprocess.run([str(BINARY), "record", "start", "--config-dir", str(host.config_dir)],
+                                    env=host.env, capture_output=True, text=True, timeout=20)
+            time.sleep(5)
+            pause_begin = time.monotonic()
+            assert "Paused" in host.cli("record", "pause")
+            pause_end = time.monotonic()
+            time.sleep(2)
+            resume_begin = time.monotonic()
+            assert "Recording" in host.cli("record", "resume")
+            resume_end = time.monotonic()
+            time.sleep(2)
+            painter.stop()
+            picture = still_picture()
+            painter.access.put(picture, 0, 0, WIDTH, HEIGHT)
+            time.sleep(1)
+            stop_begin = time.monotonic()
+            out = host.cli("record", "stop")
+            stop_end = time.monotonic()
+        assert "Saved" in out, out
+        assert second.returncode == 1 and "already running" in second.stderr, second
+        path = only_recording(folder)
+        assert path.name.endswith("none.mp4") or " " in path.name  # date and monitor in the name
+        info = probe(path)
+        assert [s["codec_name"] for s in info["streams"]] == ["h264"]
+        duration = float(info["format"]["duration"])
+        # The CLI's own round trips blur the instants: the file lies between the shortest and longest reading.
+        shortest = (stop_begin - start_end) - (resume_end - pause_begin)
+        longest = (stop_end - start_begin) - (resume_begin - pause_end)
+        assert abs(duration - 8) <= 0.3, (duration, shortest, longest)
+        assert shortest - 0.3 <= duration <= longest + 0.1, (duration, shortest, longest)
+        with av.open(str(path)) as container:
+            last = None
+            for frame in container.decode(video=0):
+                last = frame
+        assert (last.width, last.height) == (WIDTH, HEIGHT)
+        score = psnr(luma(last.reformat(format="yuv420p")), reference_luma(picture, WIDTH, HEIGHT))
+        assert score >= 35, score
+        said = notifications(tmp_path)
+        assert "recording your screen" in said and "saved a recording" in said, said
+    finally:
+        host.stop()
+
+
+def test_kill_leaves_a_file_readable_to_within_two_seconds(tmp_path, screen):
+    host, folder = make_host(tmp_path, screen)
+    try:
+        with Painter(screen.display):
+            started = time.monotonic()
+            host.cli("record", "start", "--fps", "30")
+            time.sleep(6)
+            host.process.send_signal(signal.SIGKILL)
+            killed = time.monotonic()
+            host.process.wait()
+        info = probe(only_recording(folder))
+        duration = float(info["format"]["duration"])
+        assert killed - started - 2 <= duration <= killed - started + 0.3, (duration, killed - started)
+    finally:
+        host.stop()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "small"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=5m", "tmpfs", str(mount)], check=True)
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_stops_it_cleanly_with_a_playable_file(tmp_path, screen, small_disk):
+    host, folder = make_host(tmp_path, screen, videos=small_disk)
+    try:
+        with Painter(screen.display, noise=True):
+            host.cli("record", "start", "--fps", "30")
+            deadline = time.monotonic() + 60
+            while "disk is full" not in notifications(tmp_path) and time.monotonic() < deadline:
+                time.sleep(0.2)
+        said = notifications(tmp_path)
+        assert "disk is full" in said, said + host.log()
+        listed = host.cli("record", "list")
+        assert "Recording:" not in listed and "Paused:" not in listed, listed
+        info = probe(only_recording(folder))
+        assert [s["codec_name"] for s in info["streams"]] == ["h264"]
+        assert float(info["format"]["duration"]) > 0.5
+        assert host.process.poll() is None
+    finally:
+        host.stop()
+
+
+def test_fetch_returns_the_file_with_its_sha256(tmp_path, screen):
+    host, folder = make_host(tmp_path, screen)
+    try:
+        with Painter(screen.display):
+            host.cli("record", "start")
+            time.sleep(3)
+            host.cli("record", "stop")
+        path = only_recording(folder)
+
+        async def scenario():
+            client, _, _ = await paired_device(host, "Studio tablet")
+            name = "Studio tablet"
+            await client.send({"type": "listRecordings"})
+            listing = await client.recv_type("recordings", timeout=20)
+            assert listing["recordings"] == [], "a device not allowed to view must not see recordings"
+            await client.send({"type": "recordStart", "displayId": 0, "fps": 30})
+            denied = await client.recv_type("recordDenied", timeout=20)
+            assert denied["reason"] == "notAllowed"
+            host.cli("devices", "allow-screen", name, "on")
+            await client.send({"type": "listRecordings"})
+            listing = await client.recv_type("recordings", timeout=20)
+            entry = listing["recordings"][0]
+            assert entry["name"] == path.name and entry["size"] == path.stat().st_size
+            assert 2500 <= entry["durationMs"] <= 3600
+            assert entry["thumbnail"].startswith("data:image/jpeg;base64,")
+            received = bytearray()
+            while True:
+                await client.send({"type": "fetchRecording", "name": entry["name"], "offset": len(received)})
+                chunk = await client.recv_type("recordingChunk", timeout=20)
+                data = base64.b64decode(chunk["data"])
+                if not data:
+                    break
+                received += data
+            assert chunk["size"] == len(received)
+            assert chunk["sha256"] == hashlib.sha256(received).hexdigest() == hashlib.sha256(path.read_bytes()).hexdigest()
+            await client.send({"type": "fetchRecording", "name": "../config/devices.json", "offset": 0})
+            refused = await client.recv_type("error", timeout=20)
+            assert refused["code"] == "badMessage"
+            await client.close()
+
+        run(scenario())
+    finally:
+        host.stop()

@@ -1,0 +1,111 @@
+"""A tiny X text field that records what it receives: `python xtext.py OUT_FILE`.
+
+It opens a window under $DISPLAY, takes the input focus and turns each key press into text the way an X
+application does: through an input context of Xlib's own input method (Xutf8LookupString in a UTF-8 locale),
+so Unicode keysyms arrive as their characters and Latin-1 ones as theirs, whatever the layout. Keys that are
+not characters are written as `<Name>` (`<Return>`, `<BackSpace>`, `<ISO_Left_Tab>`…), and a character typed
+with Control held as `<Ctrl+x>`. Every press is appended to OUT_FILE at once, so a test can read what landed.
+Written with ctypes so the tests need no extra Python package.
+"""
+
+import ctypes
+import ctypes.util
+import locale
+import sys
+
+KEY_PRESS = 2
+KEY_PRESS_MASK = 1 << 0
+FOCUS_CHANGE_MASK = 1 << 21
+EXPOSURE_MASK = 1 << 15
+REVERT_TO_PARENT = 2
+CONTROL_MASK = 1 << 2
+XIM_PREEDIT_NOTHING = 0x0008
+XIM_STATUS_NOTHING = 0x0400
+XLOOKUP_CHARS, XLOOKUP_KEYSYM, XLOOKUP_BOTH = 2, 3, 4
+
+
+class XKeyEvent(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("root", ctypes.c_ulong),
+                ("subwindow", ctypes.c_ulong), ("time", ctypes.c_ulong), ("x", ctypes.c_int), ("y", ctypes.c_int),
+                ("x_root", ctypes.c_int), ("y_root", ctypes.c_int), ("state", ctypes.c_uint),
+                ("keycode", ctypes.c_uint), ("same_screen", ctypes.c_int)]
+
+
+class XEvent(ctypes.Union):
+    _fields_ = [("type", ctypes.c_int), ("xkey", XKeyEvent), ("pad", ctypes.c_long * 24)]
+
+
+def load_xlib():
+    x = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11"))
+    x.XOpenDisplay.restype = ctypes.c_void_p
+    x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x.XDefaultRootWindow.restype = ctypes.c_ulong
+    x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x.XSelectInput.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_long]
+    x.XMapWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    x.XSetInputFocus.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_ulong]
+    x.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    x.XFilterEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    x.XCreateSimpleWindow.restype = ctypes.c_ulong
+    x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_int] * 4 + [ctypes.c_uint] \
+        + [ctypes.c_ulong] * 2
+    x.XSetLocaleModifiers.restype = ctypes.c_char_p
+    x.XSetLocaleModifiers.argtypes = [ctypes.c_char_p]
+    x.XOpenIM.restype = ctypes.c_void_p
+    x.XOpenIM.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p]
+    x.XCreateIC.restype = ctypes.c_void_p
+    x.Xutf8LookupString.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
+                                    ctypes.c_void_p, ctypes.c_void_p]
+    x.XKeysymToString.restype = ctypes.c_char_p
+    x.XKeysymToString.argtypes = [ctypes.c_ulong]
+    return x
+
+
+def main(out_path):
+    locale.setlocale(locale.LC_ALL, "C.UTF-8")
+    x = load_xlib()
+    display = x.XOpenDisplay(None)
+    if not display:
+        sys.exit("xtext: cannot open display")
+    x.XSetLocaleModifiers(b"@im=none")  # Xlib's built-in input method: no IM server, keysyms → UTF-8
+    im = x.XOpenIM(display, None, None, None)
+    if not im:
+        sys.exit("xtext: no input method")
+    window = x.XCreateSimpleWindow(display, x.XDefaultRootWindow(display), 0, 0, 300, 100, 0, 0, 0)
+    ic = x.XCreateIC(ctypes.c_void_p(im), b"inputStyle", ctypes.c_long(XIM_PREEDIT_NOTHING | XIM_STATUS_NOTHING),
+                     b"clientWindow", ctypes.c_ulong(window), b"focusWindow", ctypes.c_ulong(window), None)
+    if not ic:
+        sys.exit("xtext: no input context")
+    x.XSelectInput(display, window, KEY_PRESS_MASK | EXPOSURE_MASK | FOCUS_CHANGE_MASK)
+    x.XMapWindow(display, window)
+    x.XSync(display, 0)
+    x.XSetInputFocus(display, window, REVERT_TO_PARENT, 0)
+    x.XSync(display, 0)
+    with open(out_path, "a", encoding="utf-8") as out:
+        out.write("")  # the file existing tells the test the field is ready
+        out.flush()
+        event = XEvent()
+        buffer = ctypes.create_string_buffer(64)
+        keysym = ctypes.c_ulong()
+        status = ctypes.c_int()
+        while True:
+            x.XNextEvent(display, ctypes.byref(event))
+            if x.XFilterEvent(ctypes.byref(event), 0) or event.type != KEY_PRESS:
+                continue
+            n = x.Xutf8LookupString(ctypes.c_void_p(ic), ctypes.byref(event.xkey), buffer, 64, ctypes.byref(keysym),
+                                    ctypes.byref(status))
+            text = buffer.raw[:n].decode("utf-8", "replace") if status.value in (XLOOKUP_CHARS, XLOOKUP_BOTH) else ""
+            name = (x.XKeysymToString(keysym.value) or b"").decode() if status.value != XLOOKUP_CHARS else ""
+            if event.xkey.state & CONTROL_MASK and name and len(name) == 1:
+                out.write(f"<Ctrl+{name}>")
+            elif text and text.isprintable():
+                out.write(text)
+            elif name and not name.endswith(("_L", "_R")):  # modifiers alone are not recorded
+                out.write(f"<{name}>")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,43 @@
+// What the Screen tab says in each state: one place for the words, so they stay consistent.
+
+const quote = (name) => (/^[\w.-]+$/.test(name) ? name : `"${name.replace(/(["\\$`])/g, '\\$1')}"`);
+
+/** {title, body, command?} for a denial or a stop, by the host's reason. */
+export function explain(reason, { deviceName = 'this device', viewer = null } = {}) {
+  switch (reason) {
+    case 'notAllowed':
+      return { title: 'This device may not view the screen',
+        body: 'Viewing is off for each device until it is allowed. On the computer, run:',
+        command: `touchdeck devices allow-screen ${quote(deviceName)} on` };
+    case 'noPermission':
+      return { title: 'The computer cannot capture its screen',
+        body: 'No display was found, or capturing could not start. On the computer, run:',
+        command: 'touchdeck doctor' };
+    case 'locked':
+      return { title: 'The computer is locked', body: 'Unlock it (or wake the screensaver), then try again.' };
+    case 'busy':
+      return { title: `${viewer || 'Another device'} is viewing the screen`,
+        body: 'One device views at a time. Close the view there, or end it on the computer with:',
+        command: 'touchdeck disconnect-viewer' };
+    case 'replaced':
+      return { title: 'Viewing moved to another window', body: 'This device opened the screen somewhere else.' };
+    case 'error':
+      return { title: 'The capture stopped', body: 'The monitor may have been unplugged or the display has gone.' };
+    case 'ended':
+      return { title: 'Viewing was ended on the computer', body: 'You can start again.' };
+    case 'cannotDecode':
+      return { title: 'This browser cannot decode the video',
+        body: 'It offers WebCodecs but fails to decode H.264. On Linux, install gstreamer1.0-libav; otherwise use Safari or Chrome.' };
+    case 'unsupported':
+      return { title: 'This browser cannot show the screen',
+        body: 'Screen viewing needs WebCodecs (Safari 16.4, Chrome 94, or newer). Update the browser.' };
+    default:
+      return { title: 'Viewing stopped', body: 'You can start again.' };
+  }
+}
+
+export const WAITING = {
+  listing: 'Looking for monitors…',
+  starting: 'Starting…',
+  offline: 'Disconnected — the view comes back when the connection does.',
+};

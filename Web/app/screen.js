@@ -1,0 +1,253 @@
+// The Screen tab (SPEC §7): monitor picker, live view, states, toolbar, gestures. The stream's logic lives in
+// Web/core (ViewerCore, ScreenSession); this file is the DOM around it.
+import { ViewerCore } from '../core/viewer.js';
+import { clampOffset, TwoFinger } from '../core/geometry.js';
+import { PointerSender } from '../core/pointer-out.js';
+import { canDecodeVideo, VideoPipe } from './video-pipe.js';
+import { listenForInput } from './screen-input.js';
+import { explain, WAITING } from './screen-text.js';
+import { Toolbar } from './toolbar.js';
+
+const FPS_KEY = 'touchdeck.screenFps';
+const MAX_ZOOM = 5;
+const el = (tag, cls, text) => Object.assign(document.createElement(tag), cls ? { className: cls } : {},
+  text !== undefined ? { textContent: text } : {});
+
+export class ScreenView {
+  constructor(root, { client, storage = localStorage }) {
+    Object.assign(this, { root, client, storage });
+    this.zoom = 1;
+    this.offset = { width: 0, height: 0 };
+    this.covered = 0;
+    this.monitor = { width: 1, height: 1 };
+    this.video = { width: 1, height: 1 };
+    this.sound = { start() {}, push() {}, stop() {} }; // until a player is attached (attachSound)
+    this.keyboard = null;
+    this.#build();
+    const fps = Number(storage.getItem(FPS_KEY)) === 30 ? 30 : 60;
+    // The device's real pixels: its screen's long side (the window's, where a browser reports less).
+    const maxSide = Math.round(Math.max(screen.width, screen.height, innerWidth, innerHeight) * (devicePixelRatio || 1));
+    this.pipe = new VideoPipe({ canvas: this.canvas, onFailed: () => this.core.decodeFailed(),
+      onFatal: () => this.core.event('cannotDecode'), onSize: () => this.#applyView() });
+    this.core = new ViewerCore({ client, fps, maxSide, perform: (a) => this.#perform(a),
+      onVideo: (packet, arrived) => this.pipe.push(packet, arrived) });
+    this.pointer = new PointerSender({ send: (m) => client.send(m), geometry: () => this.#geometry() });
+    this.resetInput = listenForInput(this.stage, { run: (actions) => actions.forEach((a) => this.#act(a)),
+      viewState: () => ({ zoom: this.zoom, covered: this.covered }) });
+    this.#buildToolbar(fps);
+    document.addEventListener('visibilitychange', () => this.core.event(document.hidden ? 'hide' : 'show'));
+    addEventListener('resize', () => this.#applyView());
+  }
+
+  /** The tab was selected (true) or left (false). */
+  shown(on) {
+    if (!on) return this.core.event('close');
+    if (!canDecodeVideo()) return this.#message(explain('unsupported'));
+    return this.core.event('open');
+  }
+
+  /** Plugs in the typing UI: `factory(parent, {send})` → {element, coveredHeight(), onCoverChange(cb), open(), close()}. */
+  attachKeyboard(factory) {
+    // A keyboard attached again replaces the one before (its panel leaves the page).
+    this.keyboard?.close();
+    this.keyboard?.element?.remove();
+    this.keyboard = factory(this.root, { send: (m) => this.client.send(m) });
+    this.keyboard.onCoverChange((height) => { this.covered = height; this.#applyView(); });
+    this.#updateTools();
+  }
+
+  /** Plugs in sound: {start() (inside the tap), push(bytes), stop()}; audio packets go to `push`. */
+  attachSound(player) {
+    this.sound = player;
+    this.core.onAudio = (bytes) => player.push(bytes);
+    this.#updateTools();
+  }
+
+  /** For the browser tests and the benchmark: what the view knows. */
+  get debug() {
+    return { state: this.core.state, stats: this.pipe.stats, counts: this.core.counts, zoom: this.zoom,
+      offset: this.offset, fps: this.core.session.fps, started: this.core.session.started,
+      failures: this.pipe.failures };
+  }
+
+  #build() {
+    this.picker = el('div', 'screen-picker');
+    this.picker.setAttribute('role', 'list');
+    this.notice = el('div', 'screen-message');
+    this.notice.setAttribute('role', 'status');
+    this.stage = el('div', 'screen-stage');
+    this.canvas = el('canvas', 'screen-canvas');
+    this.canvas.setAttribute('aria-label', 'The computer\'s screen');
+    this.ring = el('div', 'drag-ring');
+    this.ring.hidden = true;
+    this.latency = el('div', 'latency');
+    this.latency.hidden = true;
+    this.stage.append(this.canvas, this.ring, this.latency);
+    this.bar = el('div', 'screen-toolbar');
+    this.bar.setAttribute('role', 'toolbar');
+    this.bar.setAttribute('aria-label', 'Screen');
+    this.root.append(this.picker, this.notice, this.stage, this.bar);
+  }
+
+  #buildToolbar(fps) {
+    this.tools = new Toolbar(this.bar);
+    this.tools.add({ name: 'fps', label: 'Frame rate', text: `${fps} fps`, onClick: (b) => {
+      const next = this.core.session.fps === 60 ? 30 : 60;
+      this.storage.setItem(FPS_KEY, String(next));
+      b.textContent = `${next} fps`;
+      this.core.setOptions({ fps: next });
+    } });
+    this.tools.add({ name: 'sound', label: 'Sound', text: 'Sound', pressed: false, onClick: () => this.#toggleSound() });
+    this.tools.add({ name: 'keyboard', label: 'Keyboard', text: 'Keyboard', onClick: () => this.#toggleKeyboard() });
+    this.tools.add({ name: 'monitors', label: 'Switch monitor', text: 'Monitors', onClick: () => this.core.event('list') });
+    this.tools.add({ name: 'resetZoom', label: 'Reset zoom', text: '1×', onClick: () => this.#setView(1, { width: 0, height: 0 }) });
+    this.tools.add({ name: 'latency', label: 'Latency', text: 'ms', pressed: false, onClick: () => this.#toggleLatency() });
+    this.tools.add({ name: 'close', label: 'Close', text: 'Close', onClick: () => this.core.event('close') });
+    this.#updateTools();
+  }
+
+  #updateTools() {
+    if (!this.tools) return;
+    const viewing = ['viewing', 'starting'].includes(this.core?.state);
+    this.tools.show('resetZoom', viewing && this.zoom > TwoFinger.zoomedAbove);
+    this.tools.show('sound', viewing);
+    this.tools.show('keyboard', viewing && this.keyboard !== null && (this.client.hostProtocol ?? 1) >= 2);
+    for (const name of ['fps', 'monitors', 'latency', 'close']) this.tools.show(name, viewing);
+  }
+
+  #perform(action) {
+    if (action.type === 'resetDecoder') this.pipe.reset();
+    if (action.type === 'endInput') {
+      this.pointer.reset();
+      this.resetInput();
+      this.keyboard?.close();
+    }
+    if (action.type === 'show') this.#show(action.state);
+  }
+
+  #show(state) {
+    const session = this.core.session;
+    this.root.dataset.state = state;
+    this.picker.hidden = state !== 'choosing';
+    this.stage.hidden = !['viewing', 'starting'].includes(state);
+    this.notice.hidden = true;
+    if (state === 'choosing') this.#fillPicker(session.displays);
+    if (state === 'viewing' && session.started) {
+      this.video = { width: session.started.width, height: session.started.height };
+      const display = session.displays.find((d) => d.id === session.displayId);
+      this.monitor = display ? { width: display.width, height: display.height } : this.video;
+      this.#applyView();
+    }
+    if (WAITING[state]) this.#message({ title: WAITING[state] }, state === 'starting');
+    if (['denied', 'stopped', 'cannotDecode'].includes(state)) {
+      const reason = state === 'cannotDecode' ? 'cannotDecode' : session.reason;
+      this.#message(explain(reason, { deviceName: this.client.name, viewer: session.viewer }), false, state);
+    }
+    if (state === 'off' || state === 'hidden') this.#setView(1, { width: 0, height: 0 });
+    this.#updateTools();
+  }
+
+  #message({ title, body, command }, overlay = false, state = null) {
+    const n = this.notice;
+    n.replaceChildren(el('h2', '', title));
+    n.classList.toggle('overlay', overlay);
+    if (body) n.append(el('p', '', body));
+    if (command) n.append(el('code', 'command', command));
+    const actions = el('div', 'message-actions');
+    if (state === 'stopped' || state === 'cannotDecode') actions.append(this.#action('Start again', 'retry'));
+    if (state === 'denied' || state === 'stopped') actions.append(this.#action('Monitors', 'list'));
+    if (actions.childElementCount) n.append(actions);
+    n.hidden = false;
+  }
+
+  #action(text, event) {
+    const b = el('button', 'primary', text);
+    b.type = 'button';
+    b.addEventListener('click', () => this.core.event(event));
+    return b;
+  }
+
+  #fillPicker(displays) {
+    this.picker.replaceChildren();
+    if (displays.length === 0) this.picker.append(el('p', 'screen-empty', 'The computer shows no monitor.'));
+    for (const display of displays) {
+      const card = el('button', 'display-card');
+      card.type = 'button';
+      card.dataset.displayId = display.id;
+      card.setAttribute('role', 'listitem');
+      const picture = display.thumbnail ? Object.assign(el('img'), { src: display.thumbnail, alt: '' }) : el('div', 'no-thumb');
+      card.append(picture, el('span', 'display-name', display.name), el('span', 'display-size', `${display.width} × ${display.height}`));
+      card.setAttribute('aria-label', `${display.name}, ${display.width} by ${display.height}`);
+      card.addEventListener('click', () => this.core.event('choose', { displayId: display.id }));
+      this.picker.append(card);
+    }
+  }
+
+  #act(action) {
+    switch (action.type) {
+      case 'zoom': return this.#setView(Math.min(MAX_ZOOM, Math.max(1, this.zoom * action.ratio)), this.offset);
+      case 'pan': return this.#setView(this.zoom, { width: this.offset.width + action.dx, height: this.offset.height + action.dy });
+      case 'ring': return this.#ringAt(action.at);
+      default: return this.core.state === 'viewing' ? this.pointer.handle(action) : undefined;
+    }
+  }
+
+  #ringAt(at) {
+    this.ring.hidden = at === null;
+    if (at) this.ring.style.transform = `translate(${at.x}px, ${at.y}px)`;
+  }
+
+  #viewSize() {
+    const box = this.stage.getBoundingClientRect();
+    return { width: box.width, height: box.height };
+  }
+
+  #geometry() {
+    return { view: this.#viewSize(), video: this.video, zoom: this.zoom, offset: this.offset, monitor: this.monitor };
+  }
+
+  #setView(zoom, offset) {
+    this.zoom = zoom <= TwoFinger.zoomedAbove ? 1 : zoom;
+    this.offset = clampOffset(offset, this.zoom, this.#viewSize(), this.covered);
+    this.#applyView();
+  }
+
+  #applyView() {
+    this.offset = clampOffset(this.offset, this.zoom, this.#viewSize(), this.covered);
+    this.canvas.style.transform = `translate(${this.offset.width}px, ${this.offset.height}px) scale(${this.zoom})`;
+    this.#updateTools();
+  }
+
+  #toggleSound() {
+    const on = this.tools.get('sound').getAttribute('aria-pressed') !== 'true';
+    // start() must run inside the tap: Safari and WebKit let an AudioContext start only then.
+    if (on) this.sound.start(); else this.sound.stop();
+    this.tools.setPressed('sound', on);
+    this.core.setOptions({ audio: on });
+  }
+
+  #toggleKeyboard() {
+    if (!this.keyboard) return;
+    const open = this.tools.get('keyboard').getAttribute('aria-pressed') === 'true';
+    if (open) this.keyboard.close(); else this.keyboard.open();
+    this.tools.setPressed('keyboard', !open);
+  }
+
+  #toggleLatency() {
+    const on = this.latency.hidden;
+    this.latency.hidden = !on;
+    this.tools.setPressed('latency', on);
+    clearInterval(this.latencyTimer);
+    if (on) this.latencyTimer = setInterval(() => this.#showLatency(), 500);
+  }
+
+  #showLatency() {
+    const recent = this.pipe.stats.samples.slice(-60);
+    const median = (key) => {
+      const values = recent.map((s) => s[key]).sort((a, b) => a - b);
+      return values.length ? values[values.length >> 1].toFixed(1) : '–';
+    };
+    this.latency.textContent = `host ${median('host')} ms · network + opening ${median('network')} ms · `
+      + `decode ${median('decode')} ms · total ${median('total')} ms`;
+  }
+}
