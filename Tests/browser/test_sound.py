@@ -1,13 +1,22 @@
 """The sound player (Web/app/sound.js + audio-worklet.js) in headless Chromium, in the daemon's own page (the
 worklet needs a secure context and the daemon's static files): a 1 kHz tone pushed as the host's 10 ms packets
-is received and played by the AudioWorklet — counted through the player's stats hook — at the context's own
-rate (48 kHz) and resampled (44.1 kHz); a burst above 200 ms is dropped."""
+is received and played by the AudioWorklet — counted through the player's stats hook — at 48 kHz and resampled
+to 44.1 kHz; a burst above 200 ms is dropped. End to end: the Screen tab's sound button routes the host's sound,
+an app's tone reaches the worklet and plays, and the button again gives the speakers back."""
+
+import pathlib
+import sys
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 
 from conftest import Browser
+from viewer import pair_as_viewer, start_viewing
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "live"))
+from soundhelpers import OURS, SPEAKERS, App, default_sink, eventually, sinks, tone_file  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains
 
@@ -60,7 +69,7 @@ class QuietBrowser(Browser):
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
         for arg in ("--headless=new", "--no-sandbox", "--ignore-certificate-errors", "--disable-gpu",
-                    "--disable-dev-shm-usage", "--disable-audio-output"):
+                    "--window-size=1194,834", "--disable-dev-shm-usage", "--disable-audio-output"):
             options.add_argument(arg)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -108,3 +117,29 @@ def test_a_burst_above_200_ms_is_dropped(host, browsers):
     # 20 packets fill 200 ms; most of the rest arrive before the worklet has played much.
     assert 15 <= stats["dropped"] <= 20, stats
     assert stats["played"] == (40 - stats["dropped"]) * 480 * stats["rate"] / 48000
+
+
+STATS = "window.touchdeckViewer.sound.stats().then(arguments[0])"
+
+
+def test_the_sound_button_plays_the_computers_sound_and_gives_the_speakers_back(host, browsers, tmp_path):
+    browser = browsers()
+    driver = browser.driver
+    driver.set_script_timeout(30)
+    pair_as_viewer(browser, host, "Sound Tab")
+    start_viewing(driver)
+    button = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="sound"]')
+    button.click()  # a real tap: the player starts inside it
+    assert eventually(lambda: default_sink() == OURS), "the host did not route its sound"
+    app = App(tone_file(tmp_path, 20))
+    try:
+        heard = eventually(lambda: driver.execute_async_script(STATS)["played"] > 24000, timeout=20)
+        stats = driver.execute_async_script(STATS)
+    finally:
+        app.stop()
+    print(stats)
+    assert heard, f"the worklet played too little: {stats}"
+    assert stats["received"] > 50 and stats["quanta"] > 0
+    button.click()
+    assert eventually(lambda: default_sink() == SPEAKERS and OURS not in sinks()), "the speakers did not come back"
+    assert button.get_attribute("aria-pressed") == "false"
