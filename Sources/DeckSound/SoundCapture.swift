@@ -20,6 +20,7 @@ public final class SoundCapture: @unchecked Sendable {
     private var connection: PulseConnection?
     private var router: SoundRouter?
     private var recorder: PulseRecorder?
+    private var retrying = false
 
     /// Talks to `server` (nil: `$PULSE_SERVER` or the default); `store` keeps the routing record. Undoes, on
     /// its queue, a routing a crash left behind.
@@ -86,7 +87,7 @@ public final class SoundCapture: @unchecked Sendable {
             recorder = try PulseRecorder(
                 connection!, source: monitor, deliver: { [consumers] samples, micros in
                     for consumer in consumers.get().values { consumer(samples, micros) }
-                }, ended: { [log] in log("the sound recording ended") })
+                }, ended: { [self] in queue.async { self.recordingEnded() } })
         } catch {
             try? router.restore()
             throw error
@@ -99,14 +100,40 @@ public final class SoundCapture: @unchecked Sendable {
             list[id] = nil
             return list.count
         }
-        guard left == 0, let recorder else { return }
-        recorder.stop()
-        self.recorder = nil
+        guard left == 0, let router else { return }
+        recorder?.stop()
+        recorder = nil
+        retrying = false
+        guard router.record != nil else { return }
         do {
-            try router?.restore()
+            try router.restore()
             log("sound restored to the speakers")
         } catch {
             log("could not restore the sound routing (the next start undoes it): \(error)")
+        }
+    }
+
+    /// The recording stopped by itself (the sound server went away or restarted): while anyone listens, the
+    /// routing and the recording are set up again, every 2 s until the server answers.
+    private func recordingEnded() {
+        guard recorder != nil else { return }  // stopped on purpose meanwhile
+        recorder = nil
+        log("the sound recording ended; starting it again")
+        retry()
+    }
+
+    private func retry() {
+        guard recorder == nil, !consumers.get().isEmpty else {
+            retrying = false
+            return
+        }
+        do {
+            try start()
+            retrying = false
+        } catch {
+            if !retrying { log("sound could not start again (trying every 2 s): \(error)") }
+            retrying = true
+            queue.asyncAfter(deadline: .now() + 2) { [weak self] in self?.retry() }
         }
     }
 
