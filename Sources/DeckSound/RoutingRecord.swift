@@ -51,8 +51,7 @@ public struct RoutingRecordStore: Sendable {
     }
 
     /// Kept in memory: what a test inspects, or what a crash "leaves behind" for the next router.
-    public static func memory(_ initial: RoutingRecord? = nil) -> (RoutingRecordStore, @Sendable () -> RoutingRecord?)
-    {
+    public static func memory(_ initial: RoutingRecord? = nil) -> (RoutingRecordStore, @Sendable () -> RoutingRecord?) {
         let box = LockedValue(initial)
         let store = RoutingRecordStore(
             load: { box.get() }, save: { record in box.set(record) }, remove: { box.set(nil) })

@@ -85,7 +85,8 @@ public final class SoundCapture: @unchecked Sendable {
         let monitor = try router.route()
         do {
             recorder = try PulseRecorder(
-                connection!, source: monitor, deliver: { [consumers] samples, micros in
+                connection!, source: monitor,
+                deliver: { [consumers] samples, micros in
                     for consumer in consumers.get().values { consumer(samples, micros) }
                 }, ended: { [self] in queue.async { self.recordingEnded() } })
         } catch {

@@ -44,7 +44,8 @@ struct PacketChunker: ~Copyable {
             if let base = bytes {
                 target.baseAddress!.advanced(by: filledBytes).copyMemory(from: base + offset, byteCount: take)
             } else {
-                target.baseAddress!.advanced(by: filledBytes).initializeMemory(as: UInt8.self, repeating: 0, count: take)
+                target.baseAddress!.advanced(by: filledBytes).initializeMemory(
+                    as: UInt8.self, repeating: 0, count: take)
             }
             filledBytes += take
             offset += take

@@ -11,9 +11,10 @@ public struct SoundSource: Sendable {
     public var settle: @Sendable () -> Void
 
     public init(
-        subscribe: @escaping @Sendable (
-            _ consumer: @escaping SoundConsumer, _ started: @escaping @Sendable (SoundError?) -> Void
-        ) -> SoundSubscription,
+        subscribe:
+            @escaping @Sendable (
+                _ consumer: @escaping SoundConsumer, _ started: @escaping @Sendable (SoundError?) -> Void
+            ) -> SoundSubscription,
         speakers: @escaping @Sendable () -> String? = { nil }, settle: @escaping @Sendable () -> Void = {}
     ) {
         self.subscribe = subscribe

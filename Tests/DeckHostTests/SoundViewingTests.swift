@@ -19,7 +19,8 @@ import Testing
     }
 
     static func start(_ viewer: inout Viewer, audio: Bool) async -> HostMessage.ScreenStarted? {
-        await viewer.send(.startScreen(.init(displayId: ScreenStreamTests.monitor.id, maxSide: 640, fps: 30, audio: audio)))
+        await viewer.send(
+            .startScreen(.init(displayId: ScreenStreamTests.monitor.id, maxSide: 640, fps: 30, audio: audio)))
         return await viewer.wait { if case .screenStarted(let s) = $0 { s } else { nil } }
     }
 

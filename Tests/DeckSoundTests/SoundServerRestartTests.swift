@@ -33,7 +33,8 @@ import Testing
             daemon = Self.spawn([
                 "env", "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(home)", "PULSE_RUNTIME_PATH=\(runtime)",
                 "PULSE_STATE_PATH=\(home)", "pulseaudio", "-n", "--daemonize=no", "--system=no",
-                "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no", "-L", "module-null-sink sink_name=speakers",
+                "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no", "-L",
+                "module-null-sink sink_name=speakers",
                 "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
             ])
             return daemon > 0 && waitFor { FileManager.default.fileExists(atPath: self.socket) }

@@ -22,7 +22,9 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
 
     /// Connects to `server` (nil: `$PULSE_SERVER` or the default) and waits until the context is ready.
     init(server: String?, events: @escaping @Sendable (Event) -> Void) throws {
-        guard let mainloop = pa_threaded_mainloop_new() else { preconditionFailure("pa_threaded_mainloop_new: no memory") }
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            preconditionFailure("pa_threaded_mainloop_new: no memory")
+        }
         self.mainloop = mainloop
         self.events = events
         let api = pa_threaded_mainloop_get_api(mainloop)
@@ -38,7 +40,9 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
         pa_threaded_mainloop_start(mainloop)
         try locked {
             // NOAUTOSPAWN: no server must read as "no sound", not start a daemon behind the user.
-            guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else { throw SoundError.noServer }
+            guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+                throw SoundError.noServer
+            }
             while true {
                 let state = pa_context_get_state(context)
                 if state == PA_CONTEXT_READY { break }
