@@ -170,3 +170,24 @@ def test_the_volume_gauge_keeps_showing_and_driving_the_speakers_while_routed(ho
     assert abs(volume["level"] - 0.3) < 0.01
     assert "100%" in ours[0], f"the gauge drove our sink: {ours}"
     assert "100%" in speakers_before[0]
+
+
+def test_without_a_sound_server_the_video_starts_without_sound(tmp_path):
+    host = Daemon(home=tmp_path, env={"PULSE_SERVER": f"unix:{tmp_path}/no-such-server"}).start()
+    try:
+        async def scenario():
+            client, started = await viewer_with_sound(host)
+            video = await client.recv_binary(timeout=10)
+            await client.send({"type": "screenOptions", "fps": 30, "audio": True})  # asked again: still no sound
+            await client.send({"type": "stopScreen"})
+            stopped = await client.recv_type("screenStopped", timeout=10)
+            await client.close()
+            return started, video, stopped
+
+        started, video, stopped = run(scenario())
+    finally:
+        host.stop()
+    assert started["audio"] is False and started["width"] > 0
+    assert video[0] == 1, "the video runs"
+    assert stopped["reason"] == "requested"
+    assert "sound for the viewer could not start" in host.log()

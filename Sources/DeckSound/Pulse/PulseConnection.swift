@@ -28,10 +28,8 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
         self.mainloop = mainloop
         self.events = events
         let api = pa_threaded_mainloop_get_api(mainloop)
-        guard let context = pa_context_new(api, "TouchDeck sound") else {
-            pa_threaded_mainloop_free(mainloop)
-            throw SoundError.noServer
-        }
+        // Every stored property is set from here on: a throw runs deinit, which frees the loop (and context).
+        guard let context = pa_context_new(api, "TouchDeck sound") else { throw SoundError.noServer }
         self.context = context
         // Unretained: the loop is stopped (no more callbacks) before self goes, in deinit.
         let me = Unmanaged.passUnretained(self).toOpaque()
