@@ -191,3 +191,35 @@ def test_without_a_sound_server_the_video_starts_without_sound(tmp_path):
     assert video[0] == 1, "the video runs"
     assert stopped["reason"] == "requested"
     assert "sound for the viewer could not start" in host.log()
+
+
+def test_another_default_sink_while_routed_is_where_the_sound_goes_back_to(host, tmp_path):
+    app = App(tone_file(tmp_path, 30))
+    app.stream()
+    module = None
+    try:
+        async def scenario():
+            nonlocal module
+            client, started = await viewer_with_sound(host)
+            assert started["audio"] is True
+            assert eventually(lambda: app.sink() == sinks().get(OURS))
+            # Headphones plugged in and picked while a device listens.
+            module = pactl("load-module", "module-null-sink", "sink_name=headphones").strip()
+            pactl("set-default-sink", "headphones")
+            followed = eventually(lambda: default_sink() == OURS and app.sink() == sinks().get(OURS))
+            await client.send({"type": "stopScreen"})
+            await client.recv_type("screenStopped", timeout=10)
+            await client.close()
+            return followed
+
+        followed = run(scenario())
+        back = eventually(lambda: default_sink() == "headphones" and app.sink() == sinks().get("headphones")
+                          and OURS not in sinks())
+        state = (default_sink(), sinks(), app.sink())
+    finally:
+        app.stop()
+        pactl("set-default-sink", SPEAKERS)
+        if module:
+            pactl("unload-module", module)
+    assert followed, "our sink did not stay the default"
+    assert back, f"the sound did not go to the newly chosen sink: {state}"
