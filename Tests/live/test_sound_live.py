@@ -18,12 +18,18 @@ from touchdeck.packets import parse_audio
 pytestmark = pytest.mark.skipif("PULSE_SERVER" not in os.environ, reason="needs scripts/with-desktop")
 
 
+def clean():
+    return default_sink() == SPEAKERS and OURS not in sinks()
+
+
 @pytest.fixture
 def host(tmp_path):
-    assert default_sink() == SPEAKERS and OURS not in sinks(), "a previous test left the sound routed"
+    assert clean(), "a previous test left the sound routed"
     host = Daemon(home=tmp_path).start()
     yield host
     host.stop()
+    # A host that stops restores the speakers before it exits (unless the test killed it on purpose).
+    assert eventually(clean, timeout=10), f"the host left the sound routed when it stopped:\n{host.log()}"
 
 
 async def viewer_with_sound(host, name="Tablet"):
