@@ -44,6 +44,8 @@ import Testing
         sound.push(Self.tone)
         let packets = try Self.audio(&viewer)
         #expect(packets == [AudioPacket(channels: 2, sampleRate: 48_000, samples: Self.tone)])
+        let status = await viewer.host.control(ControlRequest(command: .status))
+        #expect(status.viewer == "iPad (monitor HDMI-1, 640x360 at 30 fps, with sound)")
     }
 
     @Test func withoutTheFlagNoSoundIsCaptured() async throws {

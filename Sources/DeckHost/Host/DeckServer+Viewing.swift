@@ -298,11 +298,12 @@ extension DeckServer {
         return response
     }
 
-    /// Who views now, for `touchdeck status`: "NAME (monitor HDMI-1, 1920x1080 at 60 fps)".
+    /// Who views now, for `touchdeck status`: "NAME (monitor HDMI-1, 1920x1080 at 60 fps)", plus ", with sound".
     var viewerDescription: String? {
         guard let current = viewing else { return nil }
         guard let stream = current.stream else { return "\(current.viewer.name) (starting)" }
-        return "\(current.viewer.name) (monitor \(current.monitor.name), \(stream.size.width)x\(stream.size.height) at \(stream.fps) fps)"
+        let sound = current.soundRunning ? ", with sound" : ""
+        return "\(current.viewer.name) (monitor \(current.monitor.name), \(stream.size.width)x\(stream.size.height) at \(stream.fps) fps\(sound))"
     }
 }
 
