@@ -23,6 +23,9 @@ test: build test-swift test-js test-py
 
 test-swift:
 	scripts/with-desktop $(SWIFT) test --skip-build
+	scripts/with-mutter $(SWIFT) test --skip-build --filter DeckWaylandTests
+	MUTTER_SIZE="1280x720 800x600" scripts/with-mutter $(SWIFT) test --skip-build --filter MutterTwoMonitorTests
+	scripts/with-sway $(SWIFT) test --skip-build --filter PortalLiveTests
 
 test-js:
 	node --test Web/test/
@@ -33,6 +36,8 @@ test-js-node18:
 
 test-py:
 	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
+	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
+	scripts/with-sway $(PY) -m pytest -q Tests/wayland
 
 fuzz:
 	scripts/fuzz $(ARGS)

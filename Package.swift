@@ -35,6 +35,19 @@ let package = Package(
         .systemLibrary(
             name: "CXDamage", pkgConfig: "xdamage", providers: [.apt(["libxdamage-dev", "libxfixes-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // GNOME on Wayland: GDBus (Mutter's D-Bus APIs) and PipeWire (its screen-cast streams), with one C shim for
+        // what Swift cannot call (variadic GVariant constructors, SPA POD builder macros).
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
+        .target(name: "CDeckShim", dependencies: ["CGio", "CPipeWire"]),
+        // The compositor's keymap as its clients see it (which keysyms Mutter can type): wayland-client + xkbcommon.
+        .systemLibrary(name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .target(
+            name: "DeckWayland",
+            dependencies: [
+                "DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
+            ]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
@@ -45,8 +58,7 @@ let package = Package(
             name: "DeckHost",
             dependencies: [
                 "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckSound", "DeckRecord",
-                "COpenSSL",
-                "CAvahi",
+                "COpenSSL", "CAvahi", "DeckWayland",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
@@ -56,6 +68,9 @@ let package = Package(
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
         .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
+        .testTarget(
+            name: "DeckWaylandTests",
+            dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),
         .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto", "DeckSound"]),
         .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound"]),
     ]

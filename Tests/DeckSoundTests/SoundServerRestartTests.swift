@@ -5,122 +5,76 @@ import Testing
 /// A sound server that dies while a device listens (killed, then started again): the capture sets the routing
 /// and the recording up again by itself, packets flow again, and the last consumer out still restores. Runs a
 /// private PulseAudio of its own (like `scripts/with-desktop`), on a thread of its own.
-@Suite(.serialized) struct SoundServerRestartTests {
-    /// A private `pulseaudio` with a null sink "speakers", on a socket in a temp folder; killed by PID. Its
-    /// tools are started with posix_spawn and reaped with waitpid (Foundation's Process hung in waitUntilExit
-    /// once other children had been killed).
-    final class PrivatePulse: @unchecked Sendable {
-        let folder: URL
-        var socket: String { folder.appendingPathComponent("runtime/native").path }
-        var server: String { "unix:\(socket)" }
-        private var daemon: pid_t = 0
+extension SoundLiveTests {
+    @Suite struct SoundServerRestartTests {
+        struct Outcome: Sendable {
+            var firstRun = false, afterRestart = false, restored = false, defaultAfter = ""
+        }
 
-        init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("touchdeck-pulse-\(UUID())")
-            for name in ["runtime", "home"] {
-                try FileManager.default.createDirectory(
-                    at: folder.appendingPathComponent(name), withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+        /// Where the scenario is, so a test that hangs says where instead of hanging the run.
+        static let stage = LockedStage()
+
+        final class LockedStage: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = "not started"
+            private var answered = false
+            func set(_ new: String) { lock.withLock { value = new } }
+            var current: String { lock.withLock { value } }
+            /// True for the first caller only.
+            func answer() -> Bool {
+                lock.withLock {
+                    defer { answered = true }
+                    return !answered
+                }
             }
         }
 
-        deinit { try? FileManager.default.removeItem(at: folder) }
-
-        func start() -> Bool {
-            unlink(socket)
-            let runtime = folder.appendingPathComponent("runtime").path
-            let home = folder.appendingPathComponent("home").path
-            daemon = Self.spawn([
-                "env", "XDG_RUNTIME_DIR=\(runtime)", "HOME=\(home)", "PULSE_RUNTIME_PATH=\(runtime)",
-                "PULSE_STATE_PATH=\(home)", "pulseaudio", "-n", "--daemonize=no", "--system=no",
-                "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no", "-L",
-                "module-null-sink sink_name=speakers",
-                "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            ])
-            return daemon > 0 && waitFor { FileManager.default.fileExists(atPath: self.socket) }
+        @Test func aServerThatRestartsWhileSomeoneListensIsRoutedAndRecordedAgain() async throws {
+            let pulse = try PrivatePulse()
+            let stage = Self.stage
+            let outcome: Outcome? = await withCheckedContinuation { continuation in
+                Thread { if stage.answer() { continuation.resume(returning: Self.scenario(pulse)) } }.start()
+                // A watchdog: a hang becomes a failure that names the stage (the stuck thread is left behind).
+                DispatchQueue.global().asyncAfter(deadline: .now() + 90) {
+                    if stage.answer() { continuation.resume(returning: nil) }
+                }
+            }
+            guard let outcome else {
+                Issue.record("the scenario hung at: \(stage.current)")
+                return
+            }
+            #expect(outcome.firstRun, "packets before the restart")
+            #expect(outcome.afterRestart, "packets again after the server came back")
+            #expect(outcome.restored && outcome.defaultAfter == "speakers", "the last one out restores")
         }
 
-        func kill() { Self.end(daemon) }
-
-        /// Starts `arguments` (through PATH) with stdin and stdout from/to the given paths; returns its pid.
-        static func spawn(_ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null") -> pid_t {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            defer { for arg in argv { free(arg) } }
-            var pid: pid_t = 0
-            guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return 0 }
-            return pid
+        static func scenario(_ pulse: PrivatePulse) -> Outcome {
+            var outcome = Outcome()
+            stage.set("starting the server")
+            guard pulse.start() else { return outcome }
+            defer { pulse.kill() }
+            let capture = SoundCapture(server: pulse.server, store: RoutingRecordStore.memory().0) { _ in }
+            let counter = SoundCaptureLiveTests.Counter()
+            stage.set("subscribing")
+            let subscription = capture.subscribe(counter.consumer) { _ in }
+            var player = pulse.play()
+            outcome.firstRun = waitUntil { counter.count > 20 }
+            stage.set("restarting the server")
+            pulse.kill()
+            PrivatePulse.end(player)
+            _ = pulse.start()
+            player = pulse.play()
+            let before = counter.count
+            stage.set("waiting for packets after the restart")
+            outcome.afterRestart = waitUntil { counter.count > before + 20 }
+            stage.set("cancelling and settling")
+            subscription.cancel()
+            capture.settle()
+            stage.set("reading the server's state")
+            outcome.defaultAfter = pulse.pactl("get-default-sink")
+            outcome.restored = !pulse.pactl("list", "short", "sinks").contains(SoundRouter.sinkName)
+            PrivatePulse.end(player)
+            return outcome
         }
-
-        /// SIGKILL and reap.
-        static func end(_ pid: pid_t) {
-            guard pid > 0 else { return }
-            Foundation.kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
-
-        func pactl(_ arguments: String...) -> String {
-            let output = folder.appendingPathComponent("pactl.out").path
-            let pid = Self.spawn(["env", "PULSE_SERVER=\(server)", "pactl"] + arguments, stdout: output)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            let data = FileManager.default.contents(atPath: output) ?? Data()
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        /// `pacat` playing silence (its sink renders, so the monitor delivers); returns its pid.
-        func play() -> pid_t {
-            Self.spawn(
-                ["env", "PULSE_SERVER=\(server)", "pacat", "--raw", "--rate=48000", "--channels=2", "--format=s16le"],
-                stdin: "/dev/zero")
-        }
-    }
-
-    static func waitFor(_ check: () -> Bool) -> Bool {
-        for _ in 0..<1000 where !check() { Thread.sleep(forTimeInterval: 0.01) }
-        return check()
-    }
-
-    struct Outcome: Sendable {
-        var firstRun = false, afterRestart = false, restored = false, defaultAfter = ""
-    }
-
-    @Test func aServerThatRestartsWhileSomeoneListensIsRoutedAndRecordedAgain() async throws {
-        let pulse = try PrivatePulse()
-        let outcome = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Self.scenario(pulse)) }.start()
-        }
-        #expect(outcome.firstRun, "packets before the restart")
-        #expect(outcome.afterRestart, "packets again after the server came back")
-        #expect(outcome.restored && outcome.defaultAfter == "speakers", "the last one out restores")
-    }
-
-    static func scenario(_ pulse: PrivatePulse) -> Outcome {
-        var outcome = Outcome()
-        guard pulse.start() else { return outcome }
-        defer { pulse.kill() }
-        let capture = SoundCapture(server: pulse.server, store: RoutingRecordStore.memory().0) { _ in }
-        let counter = SoundCaptureLiveTests.Counter()
-        let subscription = capture.subscribe(counter.consumer) { _ in }
-        var player = pulse.play()
-        outcome.firstRun = waitFor { counter.count > 20 }
-        pulse.kill()
-        PrivatePulse.end(player)
-        _ = pulse.start()
-        player = pulse.play()
-        let before = counter.count
-        outcome.afterRestart = waitFor { counter.count > before + 20 }
-        subscription.cancel()
-        capture.settle()
-        outcome.defaultAfter = pulse.pactl("get-default-sink")
-        outcome.restored = !pulse.pactl("list", "short", "sinks").contains(SoundRouter.sinkName)
-        PrivatePulse.end(player)
-        return outcome
     }
 }

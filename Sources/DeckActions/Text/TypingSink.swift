@@ -45,6 +45,11 @@ public struct TypingSink: Sendable {
             })
     }
 
+    /// Answers every call with `.failed(reason)`: a desktop the host cannot type into (yet).
+    public static func unavailable(_ reason: String) -> TypingSink {
+        TypingSink(typeText: { _ in .failed(reason) }, pressKey: { _ in .failed(reason) })
+    }
+
     /// Traps if called: for tests that must never type.
     public static let unimplemented = TypingSink(
         typeText: { _ in preconditionFailure("TypingSink.typeText called in a test that does not expect it") },

@@ -23,10 +23,10 @@ public struct Doctor {
 
     /// Runs every check.
     public func run() -> [Check] {
-        displayChecks() + [soundServer(), mdns()] + certificateChecks() + [daemon()]
+        desktopChecks() + [soundServer(), mdns()] + certificateChecks() + [daemon()]
     }
 
-    private func displayChecks() -> [Check] {
+    func displayChecks() -> [Check] {
         let fixDisplay =
             "run touchdeck inside your desktop session (DISPLAY must be set), or use `make run` for a private Xvfb"
         guard let name = environment["DISPLAY"], !name.isEmpty else {

@@ -2,6 +2,7 @@ import DeckActions
 import DeckMedia
 import DeckScreen
 import DeckSound
+import DeckWayland
 import Foundation
 
 /// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (STYLE practice 1).
@@ -54,8 +55,10 @@ public struct HostDesktop: Sendable {
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
-    /// `$PULSE_SERVER` (or the default), XTest, XRandR and XShm on `$DISPLAY`. The sound routing's record
-    /// lives in `configDirectory` (none: a routing a crash leaves behind is still found by our sink's name).
+    /// `$PULSE_SERVER` (or the default), and the screen, pointer and keys of the back-end `DesktopBackend.choose`
+    /// picks: XTest, XRandR and XShm on `$DISPLAY`, or Mutter's D-Bus APIs and PipeWire on GNOME/Wayland.
+    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`) and the
+    /// sound routing's record (nil: a routing a crash leaves behind is still found by our sink's name).
     public static func live(
         environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil,
         log: Logger? = nil
@@ -67,13 +70,38 @@ public struct HostDesktop: Sendable {
         let volume = VolumeControl.live(
             routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
         let keyboard = LiveKeyboard()
-        return HostDesktop(
+        var desktop = HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
             volume: volume, keys: keyboard.keys,
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment),
-            screen: .x11().sharingCaptures(),
+            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11().sharingCaptures(),
             input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture),
             typing: keyboard.typing)
+        switch DesktopBackend.choose(
+            environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable,
+            portalOnBus: PortalDesktop.isAvailable)
+        {
+        case .x11: break
+        case .mutter:
+            let mutter = MutterDesktop()
+            (desktop.screen, desktop.input, desktop.keys) = (mutter.screen.sharingCaptures(), mutter.input, mutter.keypad)
+            desktop.typing = .unavailable("typing is not available on GNOME Wayland yet")
+            // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
+            desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
+        case .portal:
+            let folder =
+                configDirectory
+                ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
+                .appendingPathComponent("touchdeck")
+            desktop.screen = PortalDesktop(configDirectory: folder).screen.sharingCaptures()
+            desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
+            (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            desktop.isLocked = LockProbe.logind().isLocked
+        case .waylandUnsupported, .none:
+            desktop.screen = .noDisplay
+            desktop.typing = .unavailable("no display")
+            desktop.isLocked = LockProbe.logind().isLocked
+        }
+        return desktop
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,

@@ -1,0 +1,98 @@
+#pragma once
+// The few GVariant and PipeWire/SPA calls Swift cannot make: variadic constructors (g_variant_new) and the SPA
+// POD builder macros. Everything else is called from Swift directly. Every name starts with `deck_`.
+#include <gio/gio.h>
+#include <pipewire/pipewire.h>
+#include <stdint.h>
+
+// --- GVariant arguments of Mutter's D-Bus calls (floating references: the call takes them) ---
+
+/// `(a{sv})` with no options.
+GVariant *deck_gv_no_options(void);
+/// ScreenCast.CreateSession's `(a{sv})`: {'remote-desktop-session-id': <id>}.
+GVariant *deck_gv_screencast_options(const char *remote_desktop_session_id);
+/// ScreenCast.Session.RecordMonitor's `(sa{sv})`: the connector and {'cursor-mode': <uint32 mode>}.
+GVariant *deck_gv_record_monitor(const char *connector, uint32_t cursor_mode);
+/// `(ss)`: org.freedesktop.DBus.Properties.Get's interface and property.
+GVariant *deck_gv_two_strings(const char *first, const char *second);
+/// `(s)`.
+GVariant *deck_gv_string(const char *value);
+/// `(sdd)`: NotifyPointerMotionAbsolute's stream and position.
+GVariant *deck_gv_motion(const char *stream, double x, double y);
+/// `(ib)`: NotifyPointerButton's evdev button code and state.
+GVariant *deck_gv_button(int32_t button, gboolean pressed);
+/// `(ui)`: NotifyPointerAxisDiscrete's axis and steps.
+GVariant *deck_gv_axis_discrete(uint32_t axis, int32_t steps);
+/// `(ub)`: NotifyKeyboardKeysym's keysym and state.
+GVariant *deck_gv_keysym(uint32_t keysym, gboolean pressed);
+
+/// One monitor of DisplayConfig.GetCurrentState: its connector and where its logical monitor lies, in pixels.
+typedef struct {
+    char connector[64];
+    int32_t x, y, width, height;
+    double scale;
+} deck_monitor;
+
+/// Reads up to `max` monitors that are on (have a current mode and a logical monitor) from GetCurrentState's
+/// reply; returns how many, or -1 when the reply does not have the documented shape.
+int deck_gv_monitors(GVariant *state, deck_monitor *out, int max);
+
+// --- PipeWire / SPA ---
+
+/// Pixel layouts the shim reports.
+enum { DECK_PW_FORMAT_OTHER = 0, DECK_PW_FORMAT_BGRX = 1, DECK_PW_FORMAT_BGRA = 2 };
+
+/// The EnumFormat we accept (raw video, BGRx or BGRA, any size, at most `max_fps` frames a second), built in
+/// `buffer`; returns the POD (inside `buffer`), or NULL when `size` is too small.
+const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint32_t max_fps);
+/// The Buffers param (mapped memory: MemFd or MemPtr), the Header meta and the Cursor meta (a range of bitmap
+/// sizes), built in `buffer`; fills `params` (room for 3) and returns the count.
+uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_pod **params);
+/// Reads a negotiated Format param: returns 0 and the size and layout, or -1 when it is not raw video.
+int deck_pw_parse_format(const struct spa_pod *param, uint32_t *width, uint32_t *height, int *format);
+
+/// A timer on `loop` that calls `callback(data)` on the loop's thread; NULL on failure.
+struct spa_source *deck_pw_timer_new(struct pw_loop *loop, void (*callback)(void *data, uint64_t expirations), void *data);
+/// Arms the timer to fire once after `nanoseconds` (at least 1); 0 disarms it.
+void deck_pw_timer_arm(struct pw_loop *loop, struct spa_source *timer, uint64_t nanoseconds);
+/// Removes and frees the timer.
+void deck_pw_timer_free(struct pw_loop *loop, struct spa_source *timer);
+
+/// The monotonic clock in nanoseconds (what the pacing compares).
+uint64_t deck_monotonic_ns(void);
+
+/// Whether the calling thread's name (15 characters at most) is `name`'s first 15.
+int deck_thread_is_named(const char *name);
+
+/// What a buffer's cursor metadata says (SPA_META_Cursor).
+typedef struct {
+    /// Where the pointer is, in the stream's pixels; the bitmap's hotspot.
+    int32_t x, y, hot_x, hot_y;
+    /// A new picture: premultiplied RGBA rows (`pixels` NULL: the cursor is now invisible).
+    uint32_t width, height;
+    int32_t stride;
+    const uint8_t *pixels;
+} deck_cursor;
+
+enum { DECK_CURSOR_MOVED = 1, DECK_CURSOR_NEW_BITMAP = 2 };
+
+/// Reads the buffer's cursor metadata: returns DECK_CURSOR_* bits (0: no news, keep the last cursor). A bitmap in
+/// a format other than RGBA is reported as invisible.
+int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out);
+
+// --- The ScreenCast portal (org.freedesktop.portal.ScreenCast, version 4) ---
+
+/// CreateSession's `(a{sv})`: handle_token and session_handle_token.
+GVariant *deck_gv_portal_create_session(const char *handle_token, const char *session_token);
+/// SelectSources' `(oa{sv})`: monitors only, one of them, `cursor_mode`, persist_mode 2 (until revoked), and the
+/// restore token of an earlier start when there is one (NULL: none).
+GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
+                                        const char *restore_token);
+/// Start's `(osa{sv})`: no parent window.
+GVariant *deck_gv_portal_start(const char *session, const char *handle_token);
+/// `(oa{sv})` with no options (OpenPipeWireRemote).
+GVariant *deck_gv_session_no_options(const char *session);
+/// The string at `key` of an `a{sv}` dictionary, newly allocated (g_free it), or NULL.
+char *deck_gv_lookup_string(GVariant *dictionary, const char *key);
+/// The first stream of Start's results (`streams`: a(ua{sv})): its PipeWire node and size; 0 when there is one.
+int deck_gv_first_stream(GVariant *results, uint32_t *node, int32_t *width, int32_t *height);

@@ -1,0 +1,3 @@
+#pragma once
+#include <pipewire/pipewire.h>
+#include <spa/buffer/meta.h>

@@ -1,0 +1,60 @@
+import DeckWayland
+import Foundation
+
+extension Doctor {
+    /// The desktop back-end in use and, for GNOME on Wayland, what it needs (instead of the X11 checks).
+    func desktopChecks() -> [Check] {
+        let backend = DesktopBackend.choose(
+            environment: environment, mutterOnBus: MutterDesktop.isAvailable, portalOnBus: PortalDesktop.isAvailable)
+        switch backend {
+        case .x11:
+            return [Check(name: "desktop", ok: true, detail: backend.name, fix: "")] + displayChecks()
+        case .mutter:
+            return [Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap()]
+        case .portal:
+            return [
+                Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(),
+                Check(
+                    name: "screen consent", ok: true,
+                    detail: "the computer's user approves screen sharing once; the approval is kept",
+                    fix: ""),
+                Check(
+                    name: "pointer and keys", ok: false, detail: "not supported on this desktop yet",
+                    fix: "use a GNOME or X11 session to drive the pointer and type from the device"),
+            ]
+        case .waylandUnsupported(let missing):
+            return [
+                Check(
+                    name: "desktop", ok: false, detail: missing,
+                    fix: "use a GNOME session, or log in to an X11 session for screen viewing and the keypad")
+            ]
+        case .none:
+            return [
+                Check(
+                    name: "desktop", ok: false, detail: "no X11 display and no Wayland session",
+                    fix: "run touchdeck inside your desktop session, or use `make run` for a private Xvfb")
+            ]
+        }
+    }
+
+    /// PipeWire carries Mutter's screen-cast frames: its socket must be there.
+    private func pipeWire() -> Check {
+        let socket =
+            environment["PIPEWIRE_REMOTE"].map {
+                $0.hasPrefix("/") ? $0 : "\(environment["XDG_RUNTIME_DIR"] ?? "")/\($0)"
+            }
+            ?? "\(environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())")/pipewire-0"
+        let present = FileManager.default.fileExists(atPath: socket)
+        return Check(
+            name: "PipeWire", ok: present, detail: present ? socket : "no socket at \(socket)",
+            fix: "start PipeWire (`systemctl --user start pipewire wireplumber`); GNOME's screen sharing needs it")
+    }
+
+    /// Which keysyms Mutter can type is read from the compositor's keymap over `$WAYLAND_DISPLAY`.
+    private func keymap() -> Check {
+        let name = environment["WAYLAND_DISPLAY", default: ""]
+        return Check(
+            name: "keymap", ok: !name.isEmpty, detail: name.isEmpty ? "WAYLAND_DISPLAY is not set" : "from \(name)",
+            fix: "run touchdeck inside the GNOME session: without the keymap a key the layout lacks is not reported")
+    }
+}

@@ -1,0 +1,52 @@
+/// Which desktop the host serves the screen, the pointer and the keys of (SPEC §7), chosen once at start from the
+/// session's environment and the services on its bus (STYLE practice 2: a pure rule, the probe passed in).
+public enum DesktopBackend: Equatable, Sendable {
+    /// An X11 session (or no session type, with `$DISPLAY`): XShm, XDamage, XTest.
+    case x11
+    /// GNOME on Wayland: Mutter's ScreenCast and RemoteDesktop D-Bus APIs, PipeWire.
+    case mutter
+    /// Another Wayland desktop with the ScreenCast portal (v4): the screen only, approved once by the user.
+    case portal
+    /// A Wayland session whose screen we cannot reach (neither Mutter nor the ScreenCast portal); the text says
+    /// what is missing.
+    case waylandUnsupported(String)
+    /// No desktop at all (no `$DISPLAY`, no Wayland session).
+    case none
+
+    /// The back-end for `environment`. `TOUCHDECK_DESKTOP=x11|mutter|portal` overrides the rule; otherwise a
+    /// Wayland session (`XDG_SESSION_TYPE=wayland`, or no session type and `$WAYLAND_DISPLAY`) uses Mutter when
+    /// `mutterOnBus()` says its services answer, else the ScreenCast portal when `portalOnBus()` says it does, and
+    /// is never served through Xwayland (which sees only X clients); any other session with `$DISPLAY` is X11.
+    public static func choose(
+        environment: [String: String], mutterOnBus: () -> Bool, portalOnBus: () -> Bool = { false }
+    ) -> DesktopBackend {
+        switch environment["TOUCHDECK_DESKTOP"] {
+        case "x11": return .x11
+        case "mutter": return .mutter
+        case "portal": return .portal
+        default: break
+        }
+        let sessionType = environment["XDG_SESSION_TYPE", default: ""]
+        let hasWayland = !environment["WAYLAND_DISPLAY", default: ""].isEmpty
+        let hasX = !environment["DISPLAY", default: ""].isEmpty
+        if sessionType == "wayland" || (sessionType.isEmpty && hasWayland) {
+            if mutterOnBus() { return .mutter }
+            if portalOnBus() { return .portal }
+            return .waylandUnsupported(
+                "a Wayland session with neither GNOME's Mutter (org.gnome.Mutter.ScreenCast/RemoteDesktop) nor the "
+                    + "ScreenCast portal (org.freedesktop.portal.ScreenCast, version 4) on the session bus")
+        }
+        return hasX ? .x11 : .none
+    }
+
+    /// What `touchdeck doctor` and the log call it.
+    public var name: String {
+        switch self {
+        case .x11: "X11"
+        case .mutter: "GNOME (Mutter on Wayland)"
+        case .portal: "Wayland (ScreenCast portal; no pointer or keys yet)"
+        case .waylandUnsupported: "Wayland (unsupported compositor)"
+        case .none: "none"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The ScreenCast portal's restore token, kept in a file of the host's config dir (mode 0600: it stands for the
+/// user's approval) and renewed after every start, so the user approves screen sharing once.
+public struct PortalRestoreToken: Sendable {
+    public let file: URL
+
+    /// The token file `portal-restore-token` in `directory`.
+    public init(directory: URL) { file = directory.appendingPathComponent("portal-restore-token") }
+
+    /// The saved token; nil when there is none (or it cannot be read: the user is then asked again).
+    public func load() -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Replaces the saved token: a temporary file made 0600 before it is written, then renamed over the old one.
+    public func save(_ token: String) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".portal-restore-token.tmp")
+        FileManager.default.createFile(
+            atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try Data((token + "\n").utf8).write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+    }
+}

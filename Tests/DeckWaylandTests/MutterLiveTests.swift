@@ -1,0 +1,194 @@
+import DeckActions
+import DeckKit
+import DeckScreen
+import Foundation
+import Testing
+
+@testable import DeckWayland
+
+/// The Mutter back-end against a real headless Mutter: run under `scripts/with-mutter` (the suite is skipped
+/// without one). A GTK client (Tests/wayland/gtk_pattern.py) paints a known pattern fullscreen and prints its
+/// input events as JSON lines, so the test reads what Mutter really delivered. Waits have generous deadlines.
+@Suite(.serialized, .enabled(if: privateMutterOneMonitor)) struct MutterLiveTests {
+    /// The pattern's colour at a pixel (Tests/wayland/gtk_pattern.py's pattern_block), as B, G, R bytes.
+    static func patternBGR(x: Int, y: Int) -> [UInt8] {
+        let (column, row) = (x / 80, y / 80)
+        return [
+            UInt8(((column + row) * 91 + 60) % 256), UInt8((row * 59 + 40) % 256), UInt8((column * 37 + 20) % 256),
+        ]
+    }
+
+    @Test func theVirtualMonitorIsListedWithItsConnectorAndSize() async throws {
+        let monitors = try await MutterDesktop().screen.monitors()
+        #expect(monitors.count == 1)
+        #expect(monitors.first?.name == "Meta-0")
+        #expect(monitors.first?.frame == PixelRect(x: 0, y: 0, width: 1280, height: 720))
+    }
+
+    @Test func aCaptureDeliversThePatternAndStopsCleanly() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, recorder.handlers) }
+        let frame = try #require(try await offThePool { recorder.waitForFrame(seconds: 10) })
+        capture.refresh()
+        let again = try await offThePool { recorder.waitForFrame(seconds: 10, after: 1) }
+        capture.stop()
+        let framesAtStop = recorder.count
+        #expect((frame.width, frame.height) == (1280, 720))
+        #expect(frame.format == .bgrx || frame.format == .bgra)
+        // Block centres away from the cursor (Mutter draws it in where the pointer is).
+        for (x, y) in [(40, 40), (1000, 120), (600, 680), (1240, 400)] {
+            #expect(frame.pixel(x, y) == Self.patternBGR(x: x, y: y), "pixel \(x),\(y)")
+        }
+        #expect(again != nil, "refresh() brought no frame on a still screen")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.count == framesAtStop, "a frame came after stop()")
+    }
+
+    @Test func aThumbnailGrabLooksThroughAScreenCastSessionAlone() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let image = try await desktop.screen.grab(monitor)
+        #expect((image.width, image.height) == (1280, 720))
+        let at = 120 * image.stride + 1000 * 4
+        #expect(Array(image.pixels[at..<at + 3]) == Self.patternBGR(x: 1000, y: 120))
+        let sessions = try await offThePool { try Self.remoteDesktopSessions() }
+        #expect(sessions.isEmpty, "a grab opened a remote-desktop session: \(sessions)")
+        // The same check sees the session of a capture for viewing (which takes input too).
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, FrameRecorder().handlers) }
+        let during = try await offThePool { try Self.remoteDesktopSessions() }
+        capture.stop()
+        #expect(during.count == 1, "\(during)")
+    }
+
+    /// The RemoteDesktop sessions Mutter has open now (its object tree, through gdbus).
+    static func remoteDesktopSessions() throws -> [String] {
+        let introspect = Process()
+        introspect.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        introspect.arguments = [
+            "introspect", "--session", "--dest", "org.gnome.Mutter.RemoteDesktop", "--object-path",
+            "/org/gnome/Mutter/RemoteDesktop/Session", "--only-properties",
+        ]
+        let output = Pipe()
+        introspect.standardOutput = output
+        introspect.standardError = FileHandle.nullDevice
+        try introspect.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        for _ in 0..<500 where introspect.isRunning { usleep(10_000) }
+        return text.split(separator: "\n").filter { $0.contains("node ") && !$0.contains("/Session {") }.map(
+            String.init)
+    }
+
+    @Test func aSessionMutterEndsEndsTheCaptureOnce() async throws {
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool {
+            try MutterCapture(
+                desktop: desktop, bus: SessionBus(), monitor: monitor, fps: 30, handlers: recorder.handlers)
+        }
+        #expect(try await offThePool { recorder.waitForFrame(seconds: 10) } != nil)
+        // What Mutter does when its session ends (monitor gone, shell restarting): the stream's node goes away.
+        capture.session.stop()
+        let ended = try await offThePool { recorder.waitForEnd(seconds: 10) }
+        #expect(ended != nil, "the capture never reported its end")
+        capture.stop()
+        #expect(recorder.ends == 1)
+    }
+
+    @Test func keysWithoutAViewerUseASessionThatClosesWhenIdle() async throws {
+        let desktop = MutterDesktop(inputIdle: 0.3)
+        try await desktop.input.tapKeysym(0xffe1)
+        #expect(desktop.hasInputOnlySession)
+        await #expect(throws: InputSinkError.noDisplay) {
+            try await desktop.input.movePointer(
+                MonitorPixel(x: 1, y: 1, monitor: Rect(x: 0, y: 0, width: 10, height: 10)))
+        }
+        #expect(desktop.hasInputOnlySession, "no stream is no reason to drop the session")
+        let closed = try await offThePool { () -> Bool in
+            for _ in 0..<100 where desktop.hasInputOnlySession { usleep(50_000) }
+            return !desktop.hasInputOnlySession
+        }
+        #expect(closed, "the idle input-only session stayed open")
+    }
+
+    @Test func clicksLandAtTheStreamCoordinatesAndKeysArriveOrFailWithAReason() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop()
+        let monitor = try #require(try await desktop.screen.monitors().first)
+        let recorder = FrameRecorder()
+        let capture = try await offThePool { try desktop.screen.capture(monitor, 30, recorder.handlers) }
+        defer { capture.stop() }
+        let input = desktop.input
+        let rect = deckKitRect(monitor)
+        // The headless seat gets a pointer and a keyboard only with the session's virtual devices; the client
+        // binds them a moment later and misses what comes before. Move until it sees the pointer enter, then
+        // tap Shift until it sees a key (each wait bounded; no assertion depends on how long it took).
+        var entered = false
+        for step in 0..<100 where !entered {
+            try await input.movePointer(MonitorPixel(x: 5 + step % 20, y: 5, monitor: rect))
+            entered = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "enter" }) != nil }
+        }
+        var keyed = false
+        for _ in 0..<100 where !keyed {
+            try await input.tapKeysym(0xffe1)
+            keyed = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "key-release" }) != nil }
+        }
+        #expect(entered && keyed, "the client never got the session's pointer or keyboard")
+        let mark = client.count
+        try await input.movePointer(MonitorPixel(x: 321, y: 234, monitor: rect))
+        try await input.setButton(.left, true)
+        try await input.setButton(.left, false)
+        try await input.movePointer(MonitorPixel(x: 1001, y: 602, monitor: rect))
+        try await input.setButton(.right, true)
+        try await input.setButton(.right, false)
+        try await input.scroll(.down, 2)
+        var refused: [UInt32: InputSinkError] = [:]
+        for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {  // a, A, Return, EuroSign, eacute
+            do { try await input.tapKeysym(keysym) } catch let error as InputSinkError { refused[keysym] = error }
+        }
+        try await input.tapKeysym(0x7a)  // z: the last event, so the client has had all before it
+        let last = try await offThePool {
+            client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0x7a }
+        }
+        #expect(last != nil, "the last key (z) never arrived")
+        let events = client.events(since: mark)
+        let presses = events.filter { $0.event == "press" }.map { [$0.button ?? 0, $0.x ?? -1, $0.y ?? -1] }
+        #expect(presses == [[1, 321, 234], [3, 1001, 602]])
+        #expect(
+            events.contains { $0.event == "scroll" && ($0.direction == 1 || ($0.direction == 4 && ($0.dy ?? 0) > 0)) })
+        #expect(!events.contains { $0.event == "scroll" && ($0.direction == 0 || ($0.dy ?? 0) < 0) }, "scrolled up")
+        let typed = events.filter { $0.event == "key-press" }.compactMap(\.keyval)
+        for keysym: UInt32 in [0x61, 0x41, 0xff0d, 0x20ac, 0xe9] {
+            if let error = refused[keysym] {
+                #expect(error == .noKey(keysym: keysym))
+                #expect(!typed.contains(Int(keysym)))
+            } else {
+                #expect(typed.contains(Int(keysym)), "keysym \(String(keysym, radix: 16)) neither arrived nor failed")
+            }
+        }
+        #expect(refused[0x61] == nil && refused[0xff0d] == nil, "keys of the layout must type")
+
+        // The cursor (stream metadata, drawn in by the host) shows where the pointer is: pixels right and below
+        // its hotspot differ from the pattern there.
+        let framesBefore = recorder.count
+        try await input.movePointer(MonitorPixel(x: 600, y: 300, monitor: rect))
+        var drawn = false
+        for index in framesBefore..<(framesBefore + 30) where !drawn {
+            guard let frame = try await offThePool({ recorder.waitForFrame(seconds: 5, after: index) }) else { break }
+            drawn = (0..<8).contains { step in
+                frame.pixel(602 + step, 304 + step) != Self.patternBGR(x: 602 + step, y: 304 + step)
+            }
+        }
+        #expect(drawn, "no cursor at 600,300 in the stream")
+        print(
+            "Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))"
+        )
+    }
+}
