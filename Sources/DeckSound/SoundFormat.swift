@@ -7,6 +7,8 @@ public enum SoundFormat {
     /// 10 ms of sound.
     public static let framesPerPacket = 480
     public static let bytesPerPacket = framesPerPacket * channels * 2
+    /// One packet's duration in microseconds.
+    public static let packetMicros = UInt64(framesPerPacket * 1_000_000 / rate)
 
     /// Microseconds since the Unix epoch on the host's clock (the video packets' capture times use the same).
     public static func nowMicros() -> UInt64 {
@@ -17,7 +19,9 @@ public enum SoundFormat {
 }
 
 /// A consumer of captured sound: one packet of interleaved stereo 48 kHz Int16 (lent for the call only), and
-/// when it was captured (microseconds since the Unix epoch). Called on the capture's thread; must not block.
+/// when its first sample was captured (microseconds since the Unix epoch, the clock of the video packets'
+/// capture times; taken as the packet's arrival from the sound server minus its 10 ms). Called on the
+/// capture's thread; must not block.
 public typealias SoundConsumer = @Sendable (UnsafeBufferPointer<Int16>, UInt64) -> Void
 
 /// Cuts the bytes a sound server hands over (any size) into whole packets, in one reused buffer.

@@ -73,7 +73,8 @@ final class PulseRecorder: @unchecked Sendable {
         var data: UnsafeRawPointer?
         var count = 0
         while pa_stream_peek(stream, &data, &count) == 0, count > 0 {
-            let now = SoundFormat.nowMicros()
+            // The packet's first sample: it reached us one packet (10 ms) before the packet was complete.
+            let now = SoundFormat.nowMicros() - SoundFormat.packetMicros
             // No data but a size: a hole in the recording, which plays as silence.
             chunker.add(data, count: count) { samples in deliver(samples, now) }
             pa_stream_drop(stream)
