@@ -56,12 +56,14 @@ let package = Package(
         // One X `Display*`'s life (open, a lost server, close) for every X class of the host.
         .target(name: "DeckX11", dependencies: ["CX11"]),
         .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "DeckX11", "CPulse"]),
+        // The computer's sound: routing through our null sink and capture of its monitor, over libpulse.
+        .target(name: "DeckSound", dependencies: ["CPulse"]),
         .target(name: "DeckScreen", dependencies: ["CX11", "DeckX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [
                 "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckRecord", "COpenSSL",
-                "CAvahi", "DeckWayland", "DeckX11",
+                "CAvahi", "DeckWayland", "DeckX11", "DeckSound",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "DeckWaylandTests",
             dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),
-        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
+        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto", "DeckSound"]),
+        .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound"]),
     ]
 )

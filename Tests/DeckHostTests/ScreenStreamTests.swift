@@ -2,6 +2,7 @@ import DeckActions
 import DeckCrypto
 import DeckKit
 import DeckScreen
+import DeckSound
 import Foundation
 import Synchronization
 import Testing
@@ -21,6 +22,7 @@ import Testing
         let locked = Mutex(false)
         /// What the screen source answers to `needsApproval`.
         let approval = Mutex(false)
+        let sound = Mutex(SoundSource.none)
 
         var desktop: HostDesktop {
             var screen = ScreenSource.fake(
@@ -30,7 +32,7 @@ import Testing
             return .fake(
                 screen: screen,
                 input: .fake { action in self.actions.withLock { $0.append(action) } },
-                isLocked: { self.locked.withLock { $0 } })
+                isLocked: { self.locked.withLock { $0 } }, sound: sound.withLock { $0 })
         }
 
         var capture: FakeCapture? { captures.withLock { $0.last } }
