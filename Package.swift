@@ -47,16 +47,23 @@ let package = Package(
             name: "DeckWayland",
             dependencies: [
                 "DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
+                "CWaylandProtocols",
             ]),
+        // wayland-scanner's output for the shipped protocol XML (scripts/regen-wayland-protocols), committed.
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"], exclude: ["protocol"]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
         .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
-        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
+        // One X `Display*`'s life (open, a lost server, close) for every X class of the host.
+        .target(name: "DeckX11", dependencies: ["CX11"]),
+        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "DeckX11", "CPulse"]),
+        // The computer's sound: routing through our null sink and capture of its monitor, over libpulse.
+        .target(name: "DeckSound", dependencies: ["CPulse"]),
+        .target(name: "DeckScreen", dependencies: ["CX11", "DeckX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
         .target(
             name: "DeckHost",
             dependencies: [
                 "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckRecord", "COpenSSL",
-                "CAvahi", "DeckWayland",
+                "CAvahi", "DeckWayland", "DeckX11", "DeckSound",
             ]),
         .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
@@ -65,10 +72,11 @@ let package = Package(
         .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
         .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
-        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "CTurboJPEG", "CX11"]),
+        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "DeckX11", "CTurboJPEG", "CX11"]),
         .testTarget(
             name: "DeckWaylandTests",
             dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),
-        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto"]),
+        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto", "DeckSound"]),
+        .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound"]),
     ]
 )

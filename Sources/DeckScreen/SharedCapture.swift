@@ -9,7 +9,8 @@ extension ScreenSource {
         let hub = CaptureHub(start: capture)
         return ScreenSource(
             monitors: monitors, grab: grab,
-            capture: { monitor, fps, handlers in try hub.join(monitor, fps: fps, handlers: handlers) })
+            capture: { monitor, fps, handlers in try hub.join(monitor, fps: fps, handlers: handlers) },
+            needsApproval: needsApproval)
     }
 }
 

@@ -134,26 +134,37 @@ public final class MutterDesktop: @unchecked Sendable {
     }
 
     private func injectNow(keysym: UInt32?, _ body: (MutterSession) throws(DBusError) -> Void) -> InputSinkError? {
-        let session: MutterSession
-        if let capture = lock.withLock({ captures.last(where: { !$0.isStopped }) }) {
-            session = capture
-        } else if let inputOnly, !inputOnly.isStopped {
-            session = inputOnly
-            closeWhenIdle()
-        } else {
-            guard let bus = try? openBus(), let opened = try? MutterSession(bus: bus, monitor: nil) else {
-                return .noDisplay
-            }
-            inputOnly = opened
-            session = opened
-            closeWhenIdle()
-        }
+        guard let session = inputSession() else { return .noDisplay }
         do {
             try body(session)
             return nil
         } catch {
-            return MutterInput.failure(
-                error, keysym: keysym, droppedSession: { if session === inputOnly { inputOnly = nil } })
+            return MutterInput.failure(error, keysym: keysym, droppedSession: { forget(session) })
         }
+    }
+
+    /// Runs `body` on the queue (where `inputSession` and `forget` may be called) and returns what it returns.
+    func onInputQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: body()) } }
+    }
+
+    /// On the queue: the newest running capture's session, else the input-only one (opened when missing); nil
+    /// when Mutter cannot be reached.
+    func inputSession() -> MutterSession? {
+        if let capture = lock.withLock({ captures.last(where: { !$0.isStopped }) }) { return capture }
+        if let inputOnly, !inputOnly.isStopped {
+            closeWhenIdle()
+            return inputOnly
+        }
+        guard let bus = try? openBus(), let opened = try? MutterSession(bus: bus, monitor: nil) else { return nil }
+        inputOnly = opened
+        closeWhenIdle()
+        return opened
+    }
+
+    /// On the queue: after a failed call, forgets `session` if it is the input-only one (the next call opens
+    /// another).
+    func forget(_ session: MutterSession) {
+        if session === inputOnly { inputOnly = nil }
     }
 }

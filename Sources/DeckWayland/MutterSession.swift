@@ -149,7 +149,8 @@ final class MutterSession: @unchecked Sendable {
 
     static let shiftL: UInt32 = 0xffe1
 
-    private func key(_ keysym: UInt32, pressed: Bool) throws(DBusError) {
+    /// Presses or releases the key Mutter finds for `keysym` (a modifier held around another key).
+    func key(_ keysym: UInt32, pressed: Bool) throws(DBusError) {
         try notify("NotifyKeyboardKeysym", deck_gv_keysym(keysym, pressed ? 1 : 0))
     }
 

@@ -2,6 +2,7 @@ import DeckActions
 import DeckCrypto
 import DeckKit
 import DeckScreen
+import DeckSound
 import Foundation
 import Synchronization
 import Testing
@@ -19,14 +20,19 @@ import Testing
         let captures = Mutex<[FakeCapture]>([])
         let actions = Mutex<[InputAction]>([])
         let locked = Mutex(false)
+        /// What the screen source answers to `needsApproval`.
+        let approval = Mutex(false)
+        let sound = Mutex(SoundSource.none)
 
         var desktop: HostDesktop {
-            .fake(
-                screen: .fake(
-                    monitors: [ScreenStreamTests.monitor], pictures: { _ in nil },
-                    started: { capture in self.captures.withLock { $0.append(capture) } }),
+            var screen = ScreenSource.fake(
+                monitors: [ScreenStreamTests.monitor], pictures: { _ in nil },
+                started: { capture in self.captures.withLock { $0.append(capture) } })
+            screen.needsApproval = { self.approval.withLock { $0 } }
+            return .fake(
+                screen: screen,
                 input: .fake { action in self.actions.withLock { $0.append(action) } },
-                isLocked: { self.locked.withLock { $0 } })
+                isLocked: { self.locked.withLock { $0 } }, sound: sound.withLock { $0 })
         }
 
         var capture: FakeCapture? { captures.withLock { $0.last } }
@@ -88,6 +94,38 @@ import Testing
                 return try #require(VideoPacket(decoding: inner))
             }
         }
+    }
+
+    @Test func aStartTheComputersUserMustApproveIsPendingFirstThenStarts() async throws {
+        let desk = Desk()
+        desk.approval.withLock { $0 = true }
+        var viewer = try await Viewer.make(desk: desk)
+        #expect(await Self.screenAnswers(&viewer) == ["screenPending", "screenStarted"])
+        // Approved (the token saved): the next start is not pending.
+        desk.approval.withLock { $0 = false }
+        await viewer.send(.stopScreen(.init()))
+        #expect(await viewer.stopped() == .requested)
+        #expect(await Self.screenAnswers(&viewer) == ["screenStarted"])
+    }
+
+    /// Sends `startScreen` and collects the types of the screen answers until one that ends the wait (10 s at
+    /// most); `screenPending` carries `approval`.
+    static func screenAnswers(_ viewer: inout Viewer) async -> [String] {
+        await viewer.send(.startScreen(.init(displayId: monitor.id, maxSide: 640, fps: 30)))
+        var seen: [String] = []
+        for _ in 0..<2000 where !seen.contains(where: { $0 != "screenPending" }) {
+            for message in viewer.device.inbox() {
+                switch message {
+                case .screenPending(let pending):
+                    #expect(pending.reason == .approval)
+                    seen.append(message.type)
+                case .screenStarted, .screenDenied: seen.append(message.type)
+                default: break
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return seen
     }
 
     /// A frame that differs from the one before it, so x264 has something to send.

@@ -69,3 +69,56 @@ func jitterSeedTable(situation: String, packets: [Double], last: AudioJitter.Dec
     var jitter = AudioJitter()
     #expect(packets.map { jitter.arrive($0) }.last == last, "\(situation)")
 }
+
+/// The shared cases in `Tests/Fixtures/rules/audio-jitter.json` (the web client's `jitter.js` runs the same).
+private struct JitterFixture: Decodable {
+    struct Case: Decodable {
+        var name: String
+        var steps: [Step]
+        var expect: Expect
+    }
+    struct Expect: Decodable {
+        var queued: Double
+        var isPlaying: Bool
+        var isDropping: Bool
+    }
+    /// `["arrive", s, decision]`, `["played", s, ranDry]` or `["repeat", n, step]`.
+    indirect enum Step: Decodable {
+        case arrive(Double, String?)
+        case played(Double, Bool)
+        case repeated(Int, Step)
+
+        init(from decoder: any Decoder) throws {
+            var items = try decoder.unkeyedContainer()
+            switch try items.decode(String.self) {
+            case "arrive": self = .arrive(try items.decode(Double.self), try items.decodeIfPresent(String.self))
+            case "played": self = .played(try items.decode(Double.self), try items.decode(Bool.self))
+            default: self = .repeated(try items.decode(Int.self), try items.decode(Step.self))
+            }
+        }
+    }
+    var cases: [Case]
+}
+
+private func run(_ step: JitterFixture.Step, on jitter: inout AudioJitter, _ name: String) {
+    switch step {
+    case .arrive(let seconds, let wanted):
+        let decision = jitter.arrive(seconds)
+        if let wanted { #expect("\(decision)" == wanted, "\(name)") }
+    case .played(let seconds, let ranDry):
+        #expect(jitter.played(seconds) == ranDry, "\(name)")
+    case .repeated(let times, let inner):
+        for _ in 0..<times { run(inner, on: &jitter, name) }
+    }
+}
+
+@Test func jitterSharedFixture() throws {
+    let fixture = try RuleFixture.load("audio-jitter.json", as: JitterFixture.self)
+    #expect(fixture.cases.count >= 9)
+    for item in fixture.cases {
+        var jitter = AudioJitter()
+        for step in item.steps { run(step, on: &jitter, item.name) }
+        #expect(RuleFixture.close(jitter.queued, item.expect.queued), "\(item.name)")
+        #expect(jitter.isPlaying == item.expect.isPlaying && jitter.isDropping == item.expect.isDropping, "\(item.name)")
+    }
+}

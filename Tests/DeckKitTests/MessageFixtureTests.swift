@@ -14,7 +14,7 @@ let deviceTypes = [
 let hostTypes = [
     "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",
     "unauthorized", "authorized", "secure", "error", "layout", "pressResult", "apps", "volume",
-    "keypadResult", "displays", "screenStarted", "screenDenied", "screenStopped", "typed", "recordState",
+    "keypadResult", "displays", "screenStarted", "screenDenied", "screenPending", "screenStopped", "typed", "recordState",
     "recordDenied", "recordings", "recordingChunk",
 ]
 

@@ -1,4 +1,5 @@
 import CX11
+import DeckX11
 import Foundation
 import Testing
 
@@ -129,7 +130,7 @@ import Testing
         let server = try PrivateServer(width: 800, height: 600)
         defer { server.stop() }
         server.paint([(0, 0, 800, 600, 0x000000), (300, 100, 200, 50, 0x00FF00)])
-        let connection = try #require(XScreenConnection(name: server.display))
+        let connection = try #require(XDisplay(name: server.display).map(XScreenConnection.init))
         let inner = Monitor(id: 1, name: "inner", frame: PixelRect(x: 300, y: 100, width: 200, height: 50))
         let image = try connection.grab(inner)
         #expect(connection.mayShareMemory)
@@ -140,7 +141,7 @@ import Testing
     @Test func aMonitorPartlyOffTheScreenIsGrabbedWhereItStillIsAndOneFullyOffIsGone() throws {
         let server = try PrivateServer(width: 800, height: 600)
         defer { server.stop() }
-        let connection = try #require(XScreenConnection(name: server.display))
+        let connection = try #require(XDisplay(name: server.display).map(XScreenConnection.init))
         let overhanging = Monitor(id: 1, name: "m", frame: PixelRect(x: 600, y: 500, width: 400, height: 300))
         let image = try connection.grab(overhanging)
         #expect(image.width == 200 && image.height == 100)

@@ -173,6 +173,8 @@ enum GTKClientError: Error { case noSuchEvent(String) }
 struct ClientEvent: Sendable, CustomStringConvertible {
     var event: String
     var button: Int?, x: Int?, y: Int?, keyval: Int?
+    /// Keys: the character GTK made of the key, and the modifier state (GdkModifierType) when it came.
+    var text: String?, state: Int?
     /// Scrolls: GdkScrollDirection (1 down, 4 smooth) and the smooth delta.
     var direction: Int?, dy: Double?
 
@@ -182,6 +184,8 @@ struct ClientEvent: Sendable, CustomStringConvertible {
         x = object["x"] as? Int
         y = object["y"] as? Int
         keyval = object["keyval"] as? Int
+        text = object["text"] as? String
+        state = object["state"] as? Int
         direction = object["direction"] as? Int
         dy = (object["dy"] as? NSNumber)?.doubleValue
     }

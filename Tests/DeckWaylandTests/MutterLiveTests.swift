@@ -110,11 +110,13 @@ import Testing
                 MonitorPixel(x: 1, y: 1, monitor: Rect(x: 0, y: 0, width: 10, height: 10)))
         }
         #expect(desktop.hasInputOnlySession, "no stream is no reason to drop the session")
-        let closed = try await offThePool { () -> Bool in
-            for _ in 0..<100 where desktop.hasInputOnlySession { usleep(50_000) }
-            return !desktop.hasInputOnlySession
-        }
-        #expect(closed, "the idle input-only session stayed open")
+        #expect(try await offThePool { Self.closesWhenIdle(desktop) }, "the idle input-only session stayed open")
+    }
+
+    /// Waits (5 s at most) until the desktop's input-only session closed; whether it did.
+    static func closesWhenIdle(_ desktop: MutterDesktop) -> Bool {
+        for _ in 0..<100 where desktop.hasInputOnlySession { usleep(50_000) }
+        return !desktop.hasInputOnlySession
     }
 
     @Test func clicksLandAtTheStreamCoordinatesAndKeysArriveOrFailWithAReason() async throws {
@@ -190,5 +192,61 @@ import Testing
         print(
             "Mutter refused keysyms: \(refused.keys.map { String($0, radix: 16) }.sorted()); the client saw:\n\(events.map(\.description).joined(separator: "\n"))"
         )
+    }
+
+    // MARK: Typing (MutterDesktop.typing): the GTK client prints each key with its keyval, text and modifiers.
+
+    /// GdkModifierType bits.
+    static let shiftMask = 1 << 0
+    static let controlMask = 1 << 2
+
+    /// Taps Shift until the client sees a key: the headless seat gets its keyboard only with the session's
+    /// virtual devices, and the client binds it a moment later (each wait bounded).
+    static func keyboardReady(_ desktop: MutterDesktop, _ client: GTKClient) async throws -> Bool {
+        for _ in 0..<100 {
+            try await desktop.input.tapKeysym(WaylandStrokes.shiftL)
+            if try await offThePool({ client.wait(seconds: 0.1, for: { $0.event == "key-release" }) != nil }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    @Test func textSpecialKeysAndAMissingCharacterReachTheClientOrFailByName() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let desktop = MutterDesktop(inputIdle: 0.3)
+        #expect(try await Self.keyboardReady(desktop, client), "the client never got the session's keyboard")
+        let mark = client.count
+        let typing = desktop.typing
+        #expect(await typing.typeText("Hi, €5 ~ok") == .ok)
+        #expect(await typing.pressKey(.selectAll) == .ok)
+        #expect(await typing.pressKey(.shiftTab) == .ok)
+        #expect(await typing.pressKey(.esc) == .ok)
+        let refused = await typing.typeText("café")
+        #expect(await typing.pressKey(.returnKey) == .ok)  // the last key: the client has had all before it
+        let last = try await offThePool {
+            client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0xff0d }
+        }
+        #expect(last != nil, "Return never arrived")
+        let presses = client.events(since: mark).filter { $0.event == "key-press" }
+        let seen = presses.map { "\($0.description) text \($0.text ?? "") state \($0.state ?? -1)" }
+        print("the client saw:\n\(seen.joined(separator: "\n"))")
+
+        // The characters, in order (modifier keys themselves type no text).
+        let text = presses.compactMap(\.text).joined()
+        #expect(text.hasPrefix("Hi, €5 ~ok"), "typed \(text)")
+        // Ctrl+A: an `a` with Control held; Shift+Tab: Tab (ISO_Left_Tab under Shift) with Shift held.
+        #expect(presses.contains { $0.keyval == 0x61 && ($0.state ?? 0) & Self.controlMask != 0 })
+        #expect(presses.contains { [0xff09, 0xfe20].contains($0.keyval) && ($0.state ?? 0) & Self.shiftMask != 0 })
+        #expect(presses.contains { $0.keyval == 0xff1b })
+        // Nothing of "café" was typed and the failure names the character.
+        #expect(!presses.contains { $0.keyval == 0x63 || $0.keyval == 0xe9 }, "part of café was typed")
+        #expect(refused == .failed(WaylandStrokes.cannotType(WaylandStrokes.text("é")[0])), "\(refused)")
+        #expect(try await offThePool { Self.closesWhenIdle(desktop) }, "the idle input-only session stayed open")
+        // Return came after Escape and nothing came between with modifiers stuck.
+        let afterEsc = presses.drop { $0.keyval != 0xff1b }.dropFirst()
+        #expect(afterEsc.map(\.keyval) == [0xff0d], "\(afterEsc.map(\.description))")
+        #expect(afterEsc.allSatisfy { ($0.state ?? 0) & (Self.shiftMask | Self.controlMask) == 0 })
     }
 }

@@ -1,3 +1,4 @@
+import DeckActions
 import DeckScreen
 import Foundation
 import Testing
@@ -49,5 +50,50 @@ struct PortalLiveTests {
         #expect(restoredFrame != nil)
         #expect(portalLog.contains("restore data available"), "the saved token \(saved) was not used")
         #expect(token.load() != nil)
+    }
+
+    // MARK: wlroots' virtual pointer and keyboard (WlrInput), into the GTK client under sway.
+
+    @Test func theVirtualPointerLandsExactlyAndTheVirtualKeyboardTypesAnyCharacter() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        #expect(WlrInput.isAvailable())
+        let wlr = WlrInput()
+        let monitor = try #require(WaylandOutputs.current()?.first)
+        let rect = deckKitRect(monitor)
+        let input = wlr.input
+        // The client learns of the new virtual devices a moment after they appear: move until it sees the pointer
+        // enter (each wait bounded; no assertion depends on how long it took).
+        var entered = false
+        for step in 0..<100 where !entered {
+            try await input.movePointer(MonitorPixel(x: 5 + step % 20, y: 5, monitor: rect))
+            entered = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "enter" }) != nil }
+        }
+        #expect(entered, "the pointer never entered the client")
+        let mark = client.count
+        try await input.movePointer(MonitorPixel(x: 321, y: 234, monitor: rect))
+        try await input.setButton(.left, true)
+        try await input.setButton(.left, false)
+        try await input.movePointer(MonitorPixel(x: 1001, y: 602, monitor: rect))
+        try await input.setButton(.right, true)
+        try await input.setButton(.right, false)
+        try await input.scroll(.down, 2)
+        let typing = wlr.typing
+        #expect(await typing.typeText("Hé€ 한👍") == .ok)
+        #expect(await typing.pressKey(.selectAll) == .ok)
+        #expect(await wlr.keypad.press(.digit7) == .ok)
+        #expect(await typing.pressKey(.returnKey) == .ok)
+        let last = try await offThePool {
+            client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0xff0d }
+        }
+        #expect(last != nil, "Return never arrived")
+        let events = client.events(since: mark)
+        let presses = events.filter { $0.event == "press" }.map { [$0.button ?? 0, $0.x ?? -1, $0.y ?? -1] }
+        #expect(presses == [[1, 321, 234], [3, 1001, 602]])
+        #expect(events.contains { $0.event == "scroll" && ($0.direction == 1 || ($0.dy ?? 0) > 0) })
+        let keys = events.filter { $0.event == "key-press" }
+        let text = keys.filter { ($0.state ?? 0) & 4 == 0 && $0.keyval != 0xff0d }.compactMap(\.text).joined()
+        #expect(text == "Hé€ 한👍7", "\(keys.map { "\($0.description) \($0.text ?? "") \($0.state ?? -1)" })")
+        #expect(keys.contains { $0.keyval == 0x61 && ($0.state ?? 0) & 4 != 0 }, "no Ctrl+A")
     }
 }

@@ -108,7 +108,8 @@ class PatternWindow(Gtk.Window):
         return True
 
     def key(self, kind, event):
-        say(event=kind, keyval=event.keyval, name=Gdk.keyval_name(event.keyval), text=event.string)
+        say(event=kind, keyval=event.keyval, name=Gdk.keyval_name(event.keyval), text=event.string,
+            state=int(event.state))
         return True
 
 

@@ -1,8 +1,8 @@
 """GNOME on Wayland end to end: the real daemon on a private headless Mutter (run under scripts/with-mutter) serves
 the screen through Mutter's ScreenCast + PipeWire and takes the pointer and the keypad through its RemoteDesktop.
 A GTK client (gtk_pattern.py) paints a known pattern fullscreen and prints its input events as JSON lines. What is
-checked: the decoded keyframe against the pattern (PSNR-Y), clicks at the right pixels, the wheel's direction, and
-keypad keys arriving in the client. Skipped outside scripts/with-mutter."""
+checked: the decoded keyframe against the pattern (PSNR-Y), clicks at the right pixels, the wheel's direction,
+keypad keys, text and special keys arriving in the client (or failing with the character named). Skipped outside scripts/with-mutter."""
 
 import asyncio
 import base64
@@ -189,6 +189,43 @@ def test_clicks_the_wheel_and_keypad_keys_reach_the_client(host, client):
     assert results == [{"type": "keypadResult", "ok": True}] * 3
     typed = [e["keyval"] for e in events if e["event"] == "key-press"]
     assert [k for k in typed if k in (0x37, 0x2b, 0xff0d)] == [0x37, 0x2b, 0xff0d], typed
+
+
+def test_text_and_special_keys_type_and_a_character_the_layout_lacks_fails_by_name(host, client):
+    async def scenario():
+        device, _, _ = await viewer(host)
+        # The headless seat gets its keyboard with the session's virtual devices, and the client binds it a
+        # moment later: press Escape until the client sees one (each wait bounded).
+        for _ in range(100):
+            await device.send({"type": "pressKey", "key": "esc"})
+            assert await device.recv_type("typed", timeout=20) == {"type": "typed", "ok": True}
+            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "key-release", 0.1) is not None:
+                break
+        else:
+            raise AssertionError(f"the keyboard never reached the client; it saw {client.since(0)}")
+        mark = len(client.since(0))
+        answers = []
+        for message in [{"type": "typeText", "text": "Hello, €5 (ok)", "enter": True},
+                        {"type": "pressKey", "key": "selectAll"},
+                        {"type": "typeText", "text": "naïve 한", "enter": True},
+                        {"type": "pressKey", "key": "backspace"}]:
+            await device.send(message)
+            answers.append(await device.recv_type("typed", timeout=20))
+        await asyncio.to_thread(client.wait, lambda e: e["event"] == "key-release" and e["keyval"] == 0xff08, 20,
+                                mark)
+        await device.close()
+        return mark, answers
+
+    mark, answers = run(scenario())
+    presses = [e for e in client.since(mark) if e["event"] == "key-press"]
+    assert answers[0] == answers[1] == answers[3] == {"type": "typed", "ok": True}, answers
+    # ï is on the US layout nowhere; the whole text fails, names the character, and Return is not pressed.
+    assert answers[2]["ok"] is False and "“ï” (U+00EF)" in answers[2]["reason"], answers[2]
+    text = "".join(e["text"] for e in presses if e["keyval"] not in (0xff0d, 0xff08) and not e["state"] & 4)
+    assert [e["keyval"] for e in presses if e["keyval"] in (0xff0d, 0xff08)] == [0xff0d, 0xff08], presses
+    assert text == "Hello, €5 (ok)", text
+    assert any(e["keyval"] == 0x61 and e["state"] & 4 for e in presses), "no Ctrl+A"
+    assert not any(e["keyval"] in (0x6e, 0xef) for e in presses), "part of the refused text was typed"
 
 
 def test_doctor_names_the_gnome_back_end_and_checks_pipewire(host):

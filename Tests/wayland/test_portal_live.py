@@ -1,9 +1,11 @@
 """Other Wayland desktops end to end: the real daemon on a private headless sway (run under scripts/with-sway) serves
 the screen through the ScreenCast portal (xdg-desktop-portal-wlr, no dialog: chooser_type=none) and PipeWire. What
 is checked: the display list from the compositor's outputs, the decoded keyframe against the GTK client's pattern
-(PSNR-Y), the restore token kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
+(PSNR-Y), the approval wait told to the device (`screenPending`) and no thumbnail before it, the restore token
+kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
 Skipped outside scripts/with-sway."""
 
+import asyncio
 import os
 
 import av
@@ -32,17 +34,23 @@ def client():
 
 
 async def view_once(host, device):
-    """Lists the displays, starts viewing and returns (display, screenStarted, the first video packet)."""
+    """Lists the displays, starts viewing and returns (display, the screen answers' types, screenStarted, the first
+    video packet)."""
     await device.send({"type": "listDisplays"})
     displays = await device.recv_type("displays", timeout=30)
     assert displays["status"] == "ok", displays
     display = displays["displays"][0]
     await device.send({"type": "startScreen", "displayId": display["id"], "maxSide": WIDTH, "fps": 30})
-    started = await device.recv_type("screenStarted", timeout=30)
+    answers = []
+    while not answers or answers[-1]["type"] == "screenPending":
+        message = await device.recv(30)
+        if isinstance(message, dict) and message["type"] in ("screenPending", "screenStarted", "screenDenied"):
+            answers.append(message)
+    assert answers[-1]["type"] == "screenStarted", answers
     first = await next_video(device, timeout=30)
     await device.send({"type": "stopScreen"})
     await device.recv_type("screenStopped", timeout=30)
-    return display, started, first
+    return display, answers[:-1], answers[-1], first
 
 
 def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_session(host, client):
@@ -54,9 +62,14 @@ def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_s
         await device.close()
         return first, second
 
-    (display, started, packet), (_, _, again) = run(scenario())
+    (display, pending, started, packet), (approved, pending_again, _, again) = run(scenario())
     assert (display["name"], display["width"], display["height"]) == ("HEADLESS-1", WIDTH, HEIGHT)
-    assert display.get("thumbnail", "").startswith("data:image/jpeg;base64,")
+    # Before the first approval the device is told it waits for the computer's user, and listing took no
+    # picture (it would have asked the user); afterwards neither.
+    assert pending == [{"type": "screenPending", "reason": "approval"}]
+    assert "thumbnail" not in display, "a thumbnail before the user approved sharing"
+    assert pending_again == []
+    assert approved.get("thumbnail", "").startswith("data:image/jpeg;base64,")
     assert (started["width"], started["height"]) == (WIDTH, HEIGHT)
     assert packet.keyframe and again.keyframe
     frames = av.CodecContext.create("h264", "r").decode(av.Packet(packet.frame))
@@ -70,7 +83,37 @@ def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_s
     assert log.count("restore data available") >= 1, "the second viewing did not restore the session"
 
 
+def test_the_viewer_clicks_and_types_through_wlroots_virtual_devices(host, client):
+    async def scenario():
+        device, _, _ = await paired_device(host, "Tablet")
+        host.cli("devices", "allow-screen", "Tablet", "on")
+        await device.send({"type": "listDisplays"})
+        display = (await device.recv_type("displays", timeout=30))["displays"][0]
+        await device.send({"type": "startScreen", "displayId": display["id"], "maxSide": WIDTH, "fps": 30})
+        await device.recv_type("screenStarted", timeout=30)
+        # The client learns of the new virtual pointer a moment after it appears (each wait bounded).
+        for step in range(100):
+            await device.send({"type": "pointer", "kind": "move", "x": 0.01 + step % 10 / 1000, "y": 0.01})
+            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "enter", 0.1) is not None:
+                break
+        mark = len(client.since(0))
+        await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
+        await device.send({"type": "typeText", "text": "é€한 ok", "enter": True})
+        typed = await device.recv_type("typed", timeout=20)
+        await asyncio.to_thread(client.wait, lambda e: e["event"] == "key-release" and e["keyval"] == 0xff0d, 20,
+                                mark)
+        await device.close()
+        return mark, typed
+
+    mark, typed = run(scenario())
+    events = client.since(mark)
+    assert typed == {"type": "typed", "ok": True}
+    assert [(e["button"], e["x"], e["y"]) for e in events if e["event"] == "press"] == [(1, 320, 540)], events
+    text = "".join(e["text"] for e in events if e["event"] == "key-press")
+    assert text == "é€한 ok\r", events
+
+
 def test_doctor_names_the_portal_back_end(host):
     doctor = host.cli("doctor", check=False)
     assert "ok   desktop: Wayland (ScreenCast portal" in doctor, doctor
-    assert "FAIL pointer and keys: not supported on this desktop yet" in doctor, doctor
+    assert "ok   pointer and keys: wlroots' virtual pointer and virtual keyboard" in doctor, doctor

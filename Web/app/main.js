@@ -8,6 +8,7 @@ import { EditSheet } from './editor.js';
 import { AppPicker } from './picker.js';
 import { ScreenView } from './screen.js';
 import { createKeyboard } from './keyboard.js';
+import { createSoundPlayer } from './sound.js';
 import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
@@ -62,6 +63,7 @@ function start() {
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
   const screenView = new ScreenView($('#screen-view'), { client });
   screenView.attachKeyboard(createKeyboard);
+  screenView.attachSound(createSoundPlayer());
   attachRecordButton(screenView); // recording: the toolbar's record button (Web/app/recordings.js)
   setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
@@ -107,7 +109,7 @@ function start() {
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
-  // The viewer, for the browser tests and the benchmark (its keyboard is attached above).
+  // The viewer, for the browser tests and the benchmark (its keyboard and sound are attached above).
   window.touchdeckViewer = screenView;
 }
 

@@ -39,5 +39,6 @@ export function explain(reason, { deviceName = 'this device', viewer = null } = 
 export const WAITING = {
   listing: 'Looking for monitors…',
   starting: 'Starting…',
+  approval: 'Waiting for approval on the computer — accept the screen-sharing request there.',
   offline: 'Disconnected — the view comes back when the connection does.',
 };

@@ -1,7 +1,8 @@
 // The Screen tab's stream as an explicit transition table (STYLE practice 2 and 12): events in, actions out;
 // the shell (Web/app/screen.js) performs the actions. Pure and clock-free, so `node --test` walks every row.
 //
-// Events: open/close (the tab), displays/denied/started/stopped (the host), choose/list/retry (the user),
+// Events: open/close (the tab), displays/denied/pending/started/stopped (the host; pending: the computer's user
+// must approve screen sharing first), choose/list/retry (the user),
 // hide/show (page visibility), offline/online (the connection), cannotDecode (the decoder gave up).
 
 /** state → event → next state. Anything not listed is ignored. */
@@ -11,7 +12,11 @@ export const SCREEN_TRANSITIONS = {
   choosing: { choose: 'starting', list: 'listing', close: 'off', offline: 'offline' },
   starting: {
     started: 'viewing', denied: 'denied', stopped: 'stopped', close: 'off', offline: 'offline', hide: 'hidden',
-    online: 'starting',
+    online: 'starting', pending: 'approval',
+  },
+  approval: {
+    started: 'viewing', denied: 'denied', stopped: 'stopped', close: 'off', offline: 'offline', hide: 'hidden',
+    list: 'listing',
   },
   viewing: {
     started: 'viewing', stopped: 'stopped', denied: 'denied', close: 'off', offline: 'offline', hide: 'hidden',
@@ -26,7 +31,7 @@ export const SCREEN_TRANSITIONS = {
 };
 
 /** States in which the host is streaming to us, or about to. */
-const STREAMING = new Set(['starting', 'viewing']);
+const STREAMING = new Set(['starting', 'approval', 'viewing']);
 /** Leaving those states through these events is our own doing: the host is told with `stopScreen`. */
 const WE_STOP = new Set(['close', 'hide', 'list', 'cannotDecode']);
 
@@ -53,7 +58,7 @@ export class ScreenSession {
     if (STREAMING.has(previous) && WE_STOP.has(event)) {
       actions.push({ type: 'send', message: { type: 'stopScreen' } });
     }
-    if (STREAMING.has(previous) && next !== 'viewing') actions.push({ type: 'endInput' });
+    if (STREAMING.has(previous) && !['viewing', 'approval'].includes(next)) actions.push({ type: 'endInput' });
     if (next === 'resuming') return [...actions, ...this.handle(this.displayId === null ? 'relist' : 'resume')];
     actions.push(...this.#enter(next, previous, event));
     actions.push({ type: 'show', state: this.state });
@@ -66,6 +71,7 @@ export class ScreenSession {
       case 'displays': return message.status === 'ok' ? 'displays' : 'denied';
       case 'screenStarted': return 'started';
       case 'screenDenied': return 'denied';
+      case 'screenPending': return 'pending';
       case 'screenStopped': return 'stopped';
       default: return null;
     }

@@ -6,7 +6,7 @@ import { KeyframeRequests } from './keyframes.js';
 import { PACKET_AUDIO, PACKET_VIDEO, packetKind, parseVideo } from './packets.js';
 import { log } from './log.js';
 
-const HOST_MESSAGES = ['displays', 'screenStarted', 'screenDenied', 'screenStopped'];
+const HOST_MESSAGES = ['displays', 'screenStarted', 'screenDenied', 'screenPending', 'screenStopped'];
 
 export class ViewerCore {
   /**

@@ -8,7 +8,8 @@ import { ViewerCore } from '../core/viewer.js';
 import { DeckClient } from '../core/client.js';
 import { SecureChannel } from '../core/secure.js';
 import { addLogSink } from '../core/log.js';
-import { repoRoot } from './support.js';
+import { loadJSON, repoRoot } from './support.js';
+import { WAITING } from '../app/screen-text.js';
 
 addLogSink(() => {});
 
@@ -31,6 +32,33 @@ test('open lists, choose starts with the device size and rate, started asks one 
     { type: 'startScreen', displayId: 7, maxSide: 2388, fps: 60, audio: false });
   assert.ok(start.some((a) => a.type === 'resetDecoder'));
   assert.deepEqual(s.handle('started', { width: 1920 }).map((a) => a.type), ['requestKeyframe', 'show']);
+});
+
+test('screenPending: the approval wait is shown, then screenStarted views; closing while waiting stops', () => {
+  const s = new ScreenSession();
+  s.handle('open');
+  s.handle('displays', { status: 'ok', displays: [{ id: 3 }] });
+  s.handle('choose', { displayId: 3 });
+  const pending = ScreenSession.eventFor(loadJSON('Tests/Fixtures/messages/screenPending.json'));
+  assert.equal(pending, 'pending');
+  assert.deepEqual(s.handle(pending), [{ type: 'show', state: 'approval' }]);
+  assert.ok(WAITING.approval.includes('approval on the computer'));
+  assert.deepEqual(s.handle('started', { width: 1280 }).map((a) => a.type), ['requestKeyframe', 'show']);
+  assert.equal(s.state, 'viewing');
+
+  const waiting = new ScreenSession();
+  waiting.handle('open');
+  waiting.handle('displays', { status: 'ok', displays: [] });
+  waiting.handle('choose', { displayId: 3 });
+  waiting.handle('pending');
+  assert.deepEqual(sends(waiting.handle('close')), ['stopScreen']);
+  waiting.handle('open');
+  waiting.handle('displays', { status: 'ok', displays: [] });
+  waiting.handle('choose', { displayId: 3 });
+  waiting.handle('pending');
+  waiting.handle('denied', { reason: 'noPermission' });
+  assert.equal(waiting.state, 'denied');
+  assert.equal(waiting.reason, 'noPermission');
 });
 
 test('hidden stops the stream; shown again restarts the same monitor', () => {

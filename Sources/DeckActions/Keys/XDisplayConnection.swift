@@ -1,40 +1,20 @@
 import CX11
-import Glibc
+import DeckX11
 
-/// Owns one `Display*` for key injection; closed in `deinit`. Used only on `XKeyboard`'s queue.
-final class XDisplayConnection {
-    private let display: OpaquePointer
-    let hasXTest: Bool
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    private(set) var isBroken = false
+/// Key injection on one `Display*` (held in an `XDisplay`, which opens, closes and notes a lost connection).
+/// Used only on `XKeyboard`'s queue.
+final class XDisplayConnection: XDisplayUser {
+    let connection: XDisplay
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
-        guard let display = XOpenDisplay(name) else { return nil }
-        self.display = display
-        var event: Int32 = 0
-        var error: Int32 = 0
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        hasXTest = XTestQueryExtension(display, &event, &error, &major, &minor) != 0
+    /// Takes `connection` for the keypad (nothing else may use it from now on) and follows its keymap.
+    init(_ connection: XDisplay) {
+        self.connection = connection
         // Xlib caches the keymap and refreshes it only on the XKB events a client selected: without these, a
         // layout switched after this connection opened (setxkbmap de, a Korean/English toggle) is never
         // seen, and `=` is typed on the key that now is a dead acute, which types nothing.
         let keymapEvents = UInt32(XkbNewKeyboardNotifyMask | XkbMapNotifyMask)
-        XkbSelectEvents(display, UInt32(XkbUseCoreKbd), keymapEvents, keymapEvents)
-        // Xlib's default reaction to a lost connection is exit(1), which would take the host down with
-        // the display; this per-display handler returns instead and marks the connection broken.
-        XSetIOErrorExitHandler(display, xDisplayLost, Unmanaged.passUnretained(self).toOpaque())
+        XkbSelectEvents(connection.handle, UInt32(XkbUseCoreKbd), keymapEvents, keymapEvents)
     }
-
-    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
-    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
-    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
-    deinit {
-        if isBroken { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
-    }
-
-    fileprivate func markBroken() { isBroken = true }
 
     /// Brings Xlib's cached keymap up to the server's: the round trip reads every keymap event sent so far
     /// (Xlib notes the change as it reads them), and the drained queue keeps them from piling up.
@@ -133,11 +113,4 @@ final class XDisplayConnection {
         }
         XSync(display, 0)
     }
-}
-
-/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `XDisplayConnection`
-/// that registered it (the handler can only run during its calls, while it is alive).
-private func xDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<XDisplayConnection>.fromOpaque(userdata).takeUnretainedValue().markBroken()
 }

@@ -1,5 +1,6 @@
 import CX11
 import DeckKit
+import DeckX11
 import Dispatch
 import Foundation
 
@@ -87,7 +88,9 @@ final class XKeyboard: @unchecked Sendable {
                     self.connection = nil
                     self.bindings.reset()
                 }
-                if self.connection == nil { self.connection = XDisplayConnection(name: self.displayName) }
+                if self.connection == nil {
+                    self.connection = XDisplay(name: self.displayName).map(XDisplayConnection.init)
+                }
                 guard let connection = self.connection else {
                     return continuation.resume(returning: .failed("no display"))
                 }

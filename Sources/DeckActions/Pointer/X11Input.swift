@@ -1,4 +1,5 @@
 import CX11
+import DeckX11
 import Dispatch
 
 /// The X11 back-end of `InputSink`: XTest on one display connection, opened on first use and reopened
@@ -76,7 +77,7 @@ final class X11Input: @unchecked Sendable {
 
     private func runNow(_ body: (XInputConnection) -> InputSinkError?) -> InputSinkError? {
         if connection?.isBroken == true { connection = nil }
-        if connection == nil { connection = XInputConnection(name: displayName) }
+        if connection == nil { connection = XDisplay(name: displayName).map(XInputConnection.init) }
         guard let connection else { return .noDisplay }
         guard connection.hasXTest else { return .noInjection }
         if let failure = body(connection) { return failure }

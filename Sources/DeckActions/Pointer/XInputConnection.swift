@@ -1,55 +1,16 @@
 import CX11
-import Glibc
+import DeckX11
 
-/// Owns one `Display*` for pointer and key input through XTest; closed in `deinit`.
+/// Pointer and key input through XTest on one `Display*` (held in an `XDisplay`, which opens, closes and notes
+/// a lost connection).
 ///
 /// Its own connection, not the keypad's: the keypad rebinds spare keycodes on its connection, and input
 /// during a drag should not wait behind it. Used only on `X11Input`'s queue.
-final class XInputConnection {
-    private let display: OpaquePointer
-    let hasXTest: Bool
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    private(set) var isBroken = false
+final class XInputConnection: XDisplayUser {
+    let connection: XDisplay
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
-        guard let display = XOpenDisplay(name) else { return nil }
-        self.display = display
-        var event: Int32 = 0
-        var error: Int32 = 0
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        hasXTest = XTestQueryExtension(display, &event, &error, &major, &minor) != 0
-        // Xlib's default reaction to a lost connection is exit(1), which would take the host down with the
-        // display. Two handlers stand in the way: the process-wide I/O error handler (libX11's default one
-        // exits before any per-display handler runs), then this display's exit handler, which returns and
-        // marks the connection broken.
-        _ = Self.returningIOErrorHandler
-        XSetIOErrorExitHandler(display, xInputDisplayLost, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// Installed once: replaces libX11's default I/O error handler (print, then exit) with one that returns,
-    /// so each display's own exit handler decides. Displays without one still end in libX11's default exit
-    /// handler (exit(1)), as before.
-    private static let returningIOErrorHandler: Void = {
-        _ = XSetIOErrorHandler { _ in 0 }
-    }()
-
-    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
-    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
-    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
-    deinit {
-        if isBroken {
-            close(XConnectionNumber(display))
-            return
-        }
-        // Closing flushes; when the server is already gone that is the first I/O error, and the handler must
-        // not reach for `self`, which is being torn down (taking a reference to it here traps).
-        XSetIOErrorExitHandler(display, xInputDisplayLost, nil)
-        XCloseDisplay(display)
-    }
-
-    fileprivate func markBroken() { isBroken = true }
+    /// Takes `connection` for pointer input (nothing else may use it from now on).
+    init(_ connection: XDisplay) { self.connection = connection }
 
     /// Moves the pointer to (`x`, `y`) of the root window: every XRandR monitor lies inside the default
     /// screen's root, at its own offset.
@@ -83,10 +44,3 @@ final class XInputConnection {
 }
 
 @available(*, unavailable) extension XInputConnection: Sendable {}
-
-/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `XInputConnection` that
-/// registered it (the handler can only run during its calls, while it is alive).
-private func xInputDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<XInputConnection>.fromOpaque(userdata).takeUnretainedValue().markBroken()
-}

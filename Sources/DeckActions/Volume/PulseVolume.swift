@@ -10,8 +10,12 @@ import Synchronization
 final class PulseVolumeHandle: Sendable {
     let connection: PulseVolume
 
-    init(server: String?, retryEvery: Duration, onChange: @escaping @Sendable (VolumeState) -> Void) {
-        connection = PulseVolume(server: server, retryEvery: retryEvery, onChange: onChange)
+    init(
+        server: String?, retryEvery: Duration, routedSink: String?, speakers: @escaping @Sendable () -> String?,
+        onChange: @escaping @Sendable (VolumeState) -> Void
+    ) {
+        connection = PulseVolume(
+            server: server, retryEvery: retryEvery, routedSink: routedSink, speakers: speakers, onChange: onChange)
     }
 
     deinit { connection.shutDown() }
@@ -30,13 +34,20 @@ final class PulseVolume: @unchecked Sendable {
     private let server: String?
     private let retryEvery: Duration
     private let onChange: @Sendable (VolumeState) -> Void
+    private let routedSink: String?
+    private let speakers: @Sendable () -> String?
     private var context: OpaquePointer?
     private(set) var sink: (name: String, index: UInt32, channels: UInt8)?
     private var pending: [PulseCompletion] = []
     private var retryScheduled = false
     private let published = Mutex<VolumeState?>(nil)
 
-    init(server: String?, retryEvery: Duration, onChange: @escaping @Sendable (VolumeState) -> Void) {
+    init(
+        server: String?, retryEvery: Duration, routedSink: String? = nil,
+        speakers: @escaping @Sendable () -> String? = { nil }, onChange: @escaping @Sendable (VolumeState) -> Void
+    ) {
+        self.routedSink = routedSink
+        self.speakers = speakers
         guard let mainloop = pa_threaded_mainloop_new() else {
             preconditionFailure("pa_threaded_mainloop_new failed: out of memory")
         }
@@ -188,7 +199,9 @@ final class PulseVolume: @unchecked Sendable {
         pa_operation_unref(pa_context_get_server_info(context, pulseServerInfoCallback, me))
     }
 
-    func defaultSinkNamed(_ name: String?) {
+    func defaultSinkNamed(_ reported: String?) {
+        // Our own sink as the default means the sound is routed to a device: the speakers are what counts.
+        let name = reported != nil && reported == routedSink ? speakers() ?? reported : reported
         guard let context, let name else {
             sink = nil
             return publish(.unavailable)

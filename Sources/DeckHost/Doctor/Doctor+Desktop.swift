@@ -18,9 +18,14 @@ extension Doctor {
                     name: "screen consent", ok: true,
                     detail: "the computer's user approves screen sharing once; the approval is kept",
                     fix: ""),
-                Check(
-                    name: "pointer and keys", ok: false, detail: "not supported on this desktop yet",
-                    fix: "use a GNOME or X11 session to drive the pointer and type from the device"),
+                WlrInput.isAvailable()
+                    ? Check(
+                        name: "pointer and keys", ok: true,
+                        detail: "wlroots' virtual pointer and virtual keyboard",
+                        fix: "")
+                    : Check(
+                        name: "pointer and keys", ok: false, detail: "not supported on this desktop yet",
+                        fix: "use a wlroots compositor (sway), GNOME or an X11 session to drive the pointer and type"),
             ]
         case .waylandUnsupported(let missing):
             return [

@@ -1,5 +1,6 @@
 import CAvahi
 import CX11
+import DeckX11
 import Foundation
 
 /// `touchdeck doctor`: checks what the features need and says how to fix what is missing.
@@ -33,11 +34,10 @@ public struct Doctor {
             let missing = Check(name: "display", ok: false, detail: "DISPLAY is not set", fix: fixDisplay)
             return [missing, skipped("XTest"), skipped("XShm")]
         }
-        guard let display = XOpenDisplay(name) else {
+        guard let display = XDisplay(name: name) else {
             let failed = Check(name: "display", ok: false, detail: "cannot open \(name)", fix: fixDisplay)
             return [failed, skipped("XTest"), skipped("XShm")]
         }
-        defer { XCloseDisplay(display) }
         return [
             Check(name: "display", ok: true, detail: "\(name) is open", fix: ""),
             extensionCheck(
@@ -48,11 +48,11 @@ public struct Doctor {
         ]
     }
 
-    private func extensionCheck(_ display: OpaquePointer, _ name: String, label: String, fix: String) -> Check {
+    private func extensionCheck(_ display: XDisplay, _ name: String, label: String, fix: String) -> Check {
         var opcode: Int32 = 0
         var event: Int32 = 0
         var error: Int32 = 0
-        let present = XQueryExtension(display, name, &opcode, &event, &error) != 0
+        let present = XQueryExtension(display.handle, name, &opcode, &event, &error) != 0
         return Check(name: label, ok: present, detail: present ? "present" : "\(name) is missing", fix: fix)
     }
 

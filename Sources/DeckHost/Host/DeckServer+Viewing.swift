@@ -2,6 +2,7 @@ import DeckActions
 import DeckKit
 import DeckMedia
 import DeckScreen
+import DeckSound
 import DeckTransport
 import Foundation
 
@@ -16,6 +17,12 @@ struct Viewing {
     var pointer: PointerDriver
     /// A pointer wake-up is scheduled (a move held back by the 60-per-second limit).
     var wakeScheduled = false
+    /// The viewer's sound, while asked for (`audio`); `soundRunning` once the capture said it runs.
+    var sound: AudioStream?
+    var soundRunning = false
+    /// `screenStarted` has been sent (it waits for the video and for a sound start asked with `startScreen`).
+    var announced = false
+    var displayId: Int
 }
 
 // Screen viewing (PROTOCOL §6 "Screen", §7 "Video"): access, the stream's start and options, the pointer, and
@@ -30,12 +37,16 @@ extension DeckServer {
         Task {
             let monitors = try? await source.monitors()
             let locked = await isLocked()
-            self.decideScreen(request, from: id, monitors: monitors, locked: locked)
+            let approval = await Task.detached { source.needsApproval() }.value
+            self.decideScreen(request, from: id, monitors: monitors, locked: locked, needsApproval: approval)
         }
     }
 
+    /// Access decided, the stream is opened; when the desktop will ask its user first (the ScreenCast portal's
+    /// first use), the device hears `screenPending{approval}` at once, `screenStarted` or `screenDenied` later.
     private func decideScreen(
-        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool
+        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool,
+        needsApproval: Bool
     ) {
         guard let deviceId = connections[id]?.session.authorizedDevice else { return }  // gone meanwhile
         let decision = ScreenAccess.decide(
@@ -49,6 +60,7 @@ extension DeckServer {
                 to: id)
         }
         guard let sealer = connections[id]?.session.mediaSealer else { return }
+        if needsApproval { sendSealed(.screenPending(.init(reason: .approval)), to: id) }
         // The same device again (another monitor, a reconnect, a second tab): its old stream ends first.
         if let current = viewing {
             stopViewing(current.connection == id ? nil : .replaced, quietly: true)
@@ -58,7 +70,9 @@ extension DeckServer {
         let name = devices.record(id: deviceId)?.name ?? deviceId
         viewing = Viewing(
             serial: serial, connection: id, viewer: ScreenAccess.Viewer(deviceId: deviceId, name: name),
-            monitor: monitor, stream: nil, pointer: PointerDriver(monitor: Rect(monitor.frame)))
+            monitor: monitor, stream: nil, pointer: PointerDriver(monitor: Rect(monitor.frame)),
+            displayId: request.displayId)
+        if request.audio { startSound(serial) }
         let options = ScreenStream.Options(
             monitor: monitor, maxSide: request.maxSide, fps: request.fps, encoder: desktop.encoder)
         let (link, log, source) = (self.link, self.log, desktop.screen)
@@ -69,11 +83,11 @@ extension DeckServer {
                     send: { payload, onSent in sealer.seal(payload) { link.send(binary: $0, to: id, onSent: onSent) } },
                     failed: { failure in Task { await self.streamFailed(serial, failure) } })
             }
-            await self.streamOpened(serial, opened, displayId: request.displayId)
+            await self.streamOpened(serial, opened)
         }
     }
 
-    private func streamOpened(_ serial: UInt64, _ opened: Result<ScreenStream, any Error>, displayId: Int) {
+    private func streamOpened(_ serial: UInt64, _ opened: Result<ScreenStream, any Error>) {
         guard var current = viewing, current.serial == serial else {
             // Viewing ended (or moved on) while the stream opened: it never starts.
             if case .success(let stream) = opened { Task.detached { stream.stop() } }
@@ -83,23 +97,70 @@ extension DeckServer {
         case .failure(let error):
             log.error("screen viewing could not start: \(error)", ["device.name": current.viewer.name])
             viewing = nil
+            current.sound?.stop()
             sendSealed(.screenDenied(.init(reason: .noPermission)), to: current.connection)
         case .success(let stream):
             current.stream = stream
             viewing = current
-            let started = HostMessage.ScreenStarted(
-                displayId: displayId, width: stream.size.width, height: stream.size.height, fps: stream.fps,
-                audio: false)
-            sendSealed(.screenStarted(started), to: current.connection)
-            log.notice(
-                "screen viewing started",
-                ["device.name": current.viewer.name, "display": current.monitor.name,
-                 "size": "\(stream.size.width)x\(stream.size.height)", "fps": "\(stream.fps)"])
-            notifier.notify(
-                "TouchDeck: \(current.viewer.name) is viewing your screen",
-                "Monitor \(current.monitor.name). End it with: touchdeck disconnect-viewer")
-            watchWhileViewing(serial)
+            announceStarted(serial)
         }
+    }
+
+    /// Sends `screenStarted` once the video runs and a sound asked for has started (or failed).
+    private func announceStarted(_ serial: UInt64) {
+        guard var current = viewing, current.serial == serial, !current.announced, let stream = current.stream,
+            current.sound == nil || current.soundRunning
+        else { return }
+        current.announced = true
+        viewing = current
+        let started = HostMessage.ScreenStarted(
+            displayId: current.displayId, width: stream.size.width, height: stream.size.height, fps: stream.fps,
+            audio: current.soundRunning)
+        sendSealed(.screenStarted(started), to: current.connection)
+        log.notice(
+            "screen viewing started",
+            ["device.name": current.viewer.name, "display": current.monitor.name,
+             "size": "\(stream.size.width)x\(stream.size.height)", "fps": "\(stream.fps)"])
+        notifier.notify(
+            "TouchDeck: \(current.viewer.name) is viewing your screen",
+            "Monitor \(current.monitor.name). End it with: touchdeck disconnect-viewer")
+        watchWhileViewing(serial)
+    }
+
+    /// Starts the viewer's sound: a consumer of the shared capture, subscribed here on the actor so that
+    /// starts and stops reach the sound queue in the order viewing asked for them.
+    private func startSound(_ serial: UInt64) {
+        guard var current = viewing, current.serial == serial, current.sound == nil,
+            let sealer = connections[current.connection]?.session.mediaSealer
+        else { return }
+        let (link, id) = (self.link, current.connection)
+        current.sound = AudioStream(
+            source: desktop.sound,
+            send: { payload, onSent in sealer.seal(payload) { link.send(binary: $0, to: id, onSent: onSent) } },
+            started: { error in Task { await self.soundStarted(serial, error) } })
+        current.soundRunning = false
+        viewing = current
+    }
+
+    private func soundStarted(_ serial: UInt64, _ error: SoundError?) {
+        guard var current = viewing, current.serial == serial, let sound = current.sound else { return }
+        if let error {
+            log.warning("sound for the viewer could not start: \(error)", ["device.name": current.viewer.name])
+            sound.stop()
+            current.sound = nil
+        } else {
+            current.soundRunning = true
+        }
+        viewing = current
+        announceStarted(serial)
+    }
+
+    private func stopSound(_ serial: UInt64) {
+        guard var current = viewing, current.serial == serial, let sound = current.sound else { return }
+        endSound(sound, viewer: current.viewer.name)
+        current.sound = nil
+        current.soundRunning = false
+        viewing = current
     }
 
     /// Every second while someone views: still allowed, still unlocked? Otherwise viewing stops at once.
@@ -134,16 +195,25 @@ extension DeckServer {
         stopViewing(.error)
     }
 
+    /// Leaves the capture (returns at once: its queue restores the speakers, in order with any later start).
+    private func endSound(_ sound: AudioStream, viewer: String) {
+        sound.stop()
+        let counts = sound.counts
+        log.info("sound for the viewer stopped", ["device.name": viewer, "packets.sent": "\(counts.sent)",
+            "packets.dropped": "\(counts.dropped)"])
+    }
+
     /// `stopScreen`.
     func stopScreen(from id: ConnectionID) {
         guard viewing?.connection == id else { return sendSealed(.screenStopped(.init(reason: .requested)), to: id) }
         stopViewing(.requested)
     }
 
-    /// `screenOptions`: a new rate for the running stream (no restart). `audio` waits for sound support.
+    /// `screenOptions`: a new rate for the running stream, sound on or off (neither restarts the video).
     func screenOptions(_ options: DeviceMessage.ScreenOptions, from id: ConnectionID) {
         guard let current = viewing, current.connection == id else { return }
         current.stream?.setFPS(options.fps)
+        if options.audio { startSound(current.serial) } else { stopSound(current.serial) }
     }
 
     /// `requestKeyframe`: the next frame is a keyframe, even on a still screen.
@@ -193,6 +263,7 @@ extension DeckServer {
     func stopViewing(_ reason: HostMessage.ScreenStopped.Reason?, quietly: Bool = false) {
         guard var current = viewing else { return }
         viewing = nil
+        if let sound = current.sound { endSound(sound, viewer: current.viewer.name) }
         if let stream = current.stream {
             // Joining the capture thread may wait for a frame being encoded: not on the actor.
             Task.detached { stream.stop() }
@@ -214,11 +285,13 @@ extension DeckServer {
         if viewing?.connection == id { stopViewing(nil) }
     }
 
-    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, and a recording
-    /// is finalized.
+    /// The host is stopping: the viewer is told (`ended`) while the connection still stands, a recording
+    /// is finalized, and the speakers are restored before the process goes.
     public func shutdown() async {
         stopViewing(.ended)
         await stopRecording(.ended)
+        let sound = desktop.sound
+        await Task.detached { sound.settle() }.value
     }
 
     /// `touchdeck disconnect-viewer`.
@@ -230,11 +303,12 @@ extension DeckServer {
         return response
     }
 
-    /// Who views now, for `touchdeck status`: "NAME (monitor HDMI-1, 1920x1080 at 60 fps)".
+    /// Who views now, for `touchdeck status`: "NAME (monitor HDMI-1, 1920x1080 at 60 fps)", plus ", with sound".
     var viewerDescription: String? {
         guard let current = viewing else { return nil }
         guard let stream = current.stream else { return "\(current.viewer.name) (starting)" }
-        return "\(current.viewer.name) (monitor \(current.monitor.name), \(stream.size.width)x\(stream.size.height) at \(stream.fps) fps)"
+        let sound = current.soundRunning ? ", with sound" : ""
+        return "\(current.viewer.name) (monitor \(current.monitor.name), \(stream.size.width)x\(stream.size.height) at \(stream.fps) fps\(sound))"
     }
 }
 

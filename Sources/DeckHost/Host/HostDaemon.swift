@@ -46,7 +46,7 @@ public struct HostDaemon {
         let port = try server.start()
         let address = Self.httpsAddress(port: port, within: certificates.serverIdentity)
         let host = DeckServer(
-            link: server, store: store, desktop: .live(encoder: options.encoder, configDirectory: options.configDirectory), notifier: .desktop, log: log, port: port, address: address)
+            link: server, store: store, desktop: .live(encoder: options.encoder, configDirectory: options.configDirectory, log: log), notifier: .desktop, log: log, port: port, address: address)
         await host.useAuthority(AuthorityStatus(certificates))
         let setup = Self.setupPublisher(certificates, hostName: host.hostName, port: port)
         setup.start()

@@ -1,6 +1,7 @@
 import DeckActions
 import DeckMedia
 import DeckScreen
+import DeckSound
 import DeckWayland
 import Foundation
 
@@ -29,13 +30,15 @@ public struct HostDesktop: Sendable {
     public var isLocked: @Sendable () async -> Bool
     /// Which H.264 encoder screen viewing opens (`--encoder`).
     public var encoder: EncoderChoice
+    /// The computer's sound, for a viewer who asks for it (and a recording later).
+    public var sound: SoundSource
 
     /// A desktop from its parts.
     public init(
         actions: ActionRunner, apps: AppCatalog, volume: VolumeControl, keys: KeyInjector, volumeFeed: VolumeFeed,
         commandLogs: String, screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
         isLocked: @escaping @Sendable () async -> Bool = { false }, encoder: EncoderChoice = .auto,
-        typing: TypingSink = .unimplemented
+        sound: SoundSource = .none, typing: TypingSink = .unimplemented
     ) {
         self.actions = actions
         self.typing = typing
@@ -48,22 +51,31 @@ public struct HostDesktop: Sendable {
         self.input = input
         self.isLocked = isLocked
         self.encoder = encoder
+        self.sound = sound
     }
 
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
     /// `$PULSE_SERVER` (or the default), and the screen, pointer and keys of the back-end `DesktopBackend.choose`
     /// picks: XTest, XRandR and XShm on `$DISPLAY`, or Mutter's D-Bus APIs and PipeWire on GNOME/Wayland.
-    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`).
+    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`) and the
+    /// sound routing's record (nil: a routing a crash leaves behind is still found by our sink's name).
     public static func live(
-        environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil
+        environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil,
+        log: Logger? = nil
     ) -> HostDesktop {
         let feed = VolumeFeed()
+        let store = configDirectory.map { RoutingRecordStore.file(in: $0) } ?? RoutingRecordStore.memory().0
+        let capture = SoundCapture(store: store) { log?.notice($0) }
+        // While the sound is routed to our sink, that sink is the default: the gauge keeps the speakers.
+        let volume = VolumeControl.live(
+            routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
         let keyboard = LiveKeyboard()
         var desktop = HostDesktop(
             actions: .live(environment: environment), apps: .live(environment: environment),
-            volume: .live(onChange: feed.report), keys: keyboard.keys,
+            volume: volume, keys: keyboard.keys,
             volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11().sharingCaptures(),
-            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, typing: keyboard.typing)
+            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture),
+            typing: keyboard.typing)
         switch DesktopBackend.choose(
             environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable,
             portalOnBus: PortalDesktop.isAvailable)
@@ -72,7 +84,7 @@ public struct HostDesktop: Sendable {
         case .mutter:
             let mutter = MutterDesktop()
             (desktop.screen, desktop.input, desktop.keys) = (mutter.screen.sharingCaptures(), mutter.input, mutter.keypad)
-            desktop.typing = .unavailable("typing is not available on GNOME Wayland yet")
+            desktop.typing = mutter.typing
             // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
             desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
         case .portal:
@@ -81,8 +93,14 @@ public struct HostDesktop: Sendable {
                 ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
                 .appendingPathComponent("touchdeck")
             desktop.screen = PortalDesktop(configDirectory: folder).screen.sharingCaptures()
-            desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
-            (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            if WlrInput.isAvailable() {
+                // wlroots (sway, Hyprland…): its virtual pointer and keyboard.
+                let wlr = WlrInput()
+                (desktop.input, desktop.keys, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
+            } else {
+                desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
+                (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            }
             desktop.isLocked = LockProbe.logind().isLocked
         case .waylandUnsupported, .none:
             desktop.screen = .noDisplay
@@ -100,13 +118,14 @@ public struct HostDesktop: Sendable {
         volume: VolumeState = VolumeState(available: true, level: 0.5, muted: false),
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
         screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
-        isLocked: @escaping @Sendable () async -> Bool = { false }, typing: TypingSink = .unimplemented
+        isLocked: @escaping @Sendable () async -> Bool = { false }, sound: SoundSource = .none,
+        typing: TypingSink = .unimplemented
     ) -> HostDesktop {
         let feed = VolumeFeed()
         return HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
-            screen: screen, input: input, isLocked: isLocked, encoder: .x264, typing: typing)
+            screen: screen, input: input, isLocked: isLocked, encoder: .x264, sound: sound, typing: typing)
     }
 }
 

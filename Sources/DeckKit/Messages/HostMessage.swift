@@ -18,6 +18,7 @@ public enum HostMessage: WireMessage {
     case displays(Displays)
     case screenStarted(ScreenStarted)
     case screenDenied(ScreenDenied)
+    case screenPending(ScreenPending)
     case screenStopped(ScreenStopped)
     case typed(Typed)
     case recordState(RecordState)
@@ -46,6 +47,7 @@ public enum HostMessage: WireMessage {
         case .displays(let m): m
         case .screenStarted(let m): m
         case .screenDenied(let m): m
+        case .screenPending(let m): m
         case .screenStopped(let m): m
         case .typed(let m): m
         case .recordState(let m): m
@@ -75,6 +77,7 @@ public enum HostMessage: WireMessage {
         Displays.type: { .displays(try Displays(from: $0)) },
         ScreenStarted.type: { .screenStarted(try ScreenStarted(from: $0)) },
         ScreenDenied.type: { .screenDenied(try ScreenDenied(from: $0)) },
+        ScreenPending.type: { .screenPending(try ScreenPending(from: $0)) },
         ScreenStopped.type: { .screenStopped(try ScreenStopped(from: $0)) },
         Typed.type: { .typed(try Typed(from: $0)) },
         RecordState.type: { .recordState(try RecordState(from: $0)) },

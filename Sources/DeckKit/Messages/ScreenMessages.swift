@@ -162,6 +162,18 @@ extension HostMessage {
         }
     }
 
+    /// Viewing was accepted but waits: `screenStarted` or `screenDenied` follows.
+    public struct ScreenPending: MessageBody {
+        public static let type = "screenPending"
+        /// What it waits for.
+        public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
+            /// The computer's user must approve screen sharing there (the ScreenCast portal's first use).
+            case approval
+        }
+        public var reason: Reason
+        public init(reason: Reason) { self.reason = reason }
+    }
+
     /// Viewing ended.
     public struct ScreenStopped: MessageBody {
         public static let type = "screenStopped"

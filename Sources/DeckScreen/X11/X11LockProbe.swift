@@ -1,3 +1,4 @@
+import DeckX11
 import Dispatch
 
 /// The X11 lock probe: one display connection, used only on `queue` (Xlib is not thread-safe without
@@ -22,7 +23,7 @@ final class X11LockProbe: @unchecked Sendable {
     /// Asks the open connection, or a new one when there is none; a connection that broke during the question
     /// is dropped at once, so the next question opens the display again (the server may have restarted).
     private func screenSaverIsOn() -> Bool {
-        if connection == nil { connection = XScreenSaverConnection(name: displayName) }
+        if connection == nil { connection = XDisplay(name: displayName).map(XScreenSaverConnection.init) }
         guard let connection else { return false }
         let isOn = connection.screenSaverIsOn()
         if connection.isBroken { self.connection = nil }

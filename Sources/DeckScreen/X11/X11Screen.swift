@@ -1,3 +1,4 @@
+import DeckX11
 import Dispatch
 
 /// The X11 screen source: one display connection, used only on `queue` (Xlib is not thread-safe without
@@ -33,7 +34,7 @@ final class X11Screen: @unchecked Sendable {
     /// The open connection, or a new one when there is none or the server went away (it may have restarted).
     private func liveConnection() throws -> XScreenConnection {
         if connection?.isBroken == true { connection = nil }
-        if connection == nil { connection = XScreenConnection(name: displayName) }
+        if connection == nil { connection = XDisplay(name: displayName).map(XScreenConnection.init) }
         guard let connection else { throw ScreenSourceError.noDisplay }
         return connection
     }

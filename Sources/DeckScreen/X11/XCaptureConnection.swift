@@ -1,18 +1,17 @@
 import CX11
 import CXDamage
 import CXrandr
-import Glibc
+import DeckX11
 
 /// The capture thread's own `Display*` and what it made there: a damage object on the root window, a region to
 /// fetch damage into, one shared image of the monitor's size (reused for every frame) and the cursor's picture.
 /// Freed in `deinit`. Made by the thread that starts the capture, then handed to the capture thread, the only
 /// one that uses it from then on (Xlib connections are never shared between threads).
 final class XCaptureConnection {
-    private let display: OpaquePointer
+    /// Opens, closes and notes a lost connection.
+    private let connection: XDisplay
+    private var display: OpaquePointer { connection.handle }
     private let root: Window
-    /// Set from Xlib's exit handler when the connection is lost; a box of its own, so the handler can be in
-    /// place from the moment the display is opened.
-    private let loss: DisplayLoss
     /// The captured rectangle, in root coordinates.
     let area: PixelRect
     let format: PixelFormat
@@ -30,26 +29,17 @@ final class XCaptureConnection {
     /// (the rectangle is off the screen) or `captureFailed` (no DAMAGE or XFIXES, an unusual pixel layout).
     init(name: String?, monitor: Monitor) throws(ScreenSourceError) {
         XErrorTrap.install()
-        let loss = DisplayLoss()
-        guard let display = XOpenDisplay(name) else { throw .noDisplay }
-        // Xlib's default reaction to a lost connection is exit(1); this handler marks the connection lost.
-        XSetIOErrorExitHandler(display, xCaptureDisplayLost, Unmanaged.passUnretained(loss).toOpaque())
+        guard let connection = XDisplay(name: name) else { throw .noDisplay }
+        let display = connection.handle
         let root = XDefaultRootWindow(display)
         let area = monitor.frame.clamped(to: rootFrame(display, root))
-        let events: XCaptureEvents
-        let format: PixelFormat
-        do throws(ScreenSourceError) {
-            guard !area.isEmpty else { throw .noSuchMonitor }
-            events = try XCaptureEvents(display)
-            format = try visualFormat(display)
-        } catch {
-            // Nothing but the display exists yet: the usual close, unless it was lost meanwhile.
-            if loss.happened { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
-            throw error
-        }
-        self.display = display
+        // Nothing but the display exists yet: a throw here drops `connection`, the usual close, unless it was
+        // lost meanwhile.
+        guard !area.isEmpty else { throw .noSuchMonitor }
+        let events = try XCaptureEvents(display)
+        let format = try visualFormat(display)
+        self.connection = connection
         self.root = root
-        self.loss = loss
         self.area = area
         self.format = format
         self.monitor = monitor
@@ -63,24 +53,24 @@ final class XCaptureConnection {
         shared = sharing ? XSharedImage(display: display, width: area.width, height: area.height) : nil
         cursor = readCursor()
         XSync(display, 0)
-        guard !loss.happened else { throw .noDisplay }
+        guard !isLost else { throw .noDisplay }
     }
 
-    // A lost connection is never called again (see XScreenConnection): its socket is closed by hand.
+    // A lost connection is never called again (see XDisplay): `connection` closes its socket by hand once
+    // this is done.
     deinit {
-        if loss.happened {
+        if isLost {
             shared?.serverGone = true
-            close(XConnectionNumber(display))
             return
         }
         XDamageDestroy(display, damage)
         XFixesDestroyRegion(display, parts)
         shared = nil  // its deinit detaches the segment, which needs the display still open
-        XCloseDisplay(display)
+        // `connection` closes the display after this, when the stored properties are released.
     }
 
     /// Whether the X server went away; nothing else may be called then.
-    var isLost: Bool { loss.happened }
+    var isLost: Bool { connection.isLost }
 
     /// The socket to wait on for events.
     var fileDescriptor: Int32 { XConnectionNumber(display) }
@@ -100,7 +90,7 @@ final class XCaptureConnection {
         var changes = XCaptureChanges()
         var damaged = false
         var event = XEvent()
-        while !loss.happened, XPending(display) > 0 {
+        while !isLost, XPending(display) > 0 {
             XNextEvent(display, &event)
             switch events.kind(of: &event) {
             case .damage: damaged = true
@@ -109,8 +99,8 @@ final class XCaptureConnection {
             case nil: break
             }
         }
-        if damaged, !loss.happened { changes.damage = takeDamage() }
-        if changes.cursorChanged, !loss.happened { cursor = readCursor() }
+        if damaged, !isLost { changes.damage = takeDamage() }
+        if changes.cursorChanged, !isLost { cursor = readCursor() }
         return changes
     }
 
@@ -159,7 +149,7 @@ final class XCaptureConnection {
     /// Whether the monitor is still where it was: inside the root window and, when it is an XRandR monitor,
     /// still listed with the same rectangle.
     func monitorIsThere() -> Bool {
-        guard rootFrame(display, root).contains(area), !loss.happened else { return false }
+        guard rootFrame(display, root).contains(area), !isLost else { return false }
         var count: Int32 = 0
         guard monitor.id != 0, let list = XRRGetMonitors(display, root, 1, &count) else { return true }
         defer { XRRFreeMonitors(list) }
@@ -192,15 +182,10 @@ final class XCaptureConnection {
     }
 
     private func failure(_ request: String) -> ScreenSourceError {
-        if loss.happened { return .noDisplay }
+        if isLost { return .noDisplay }
         if !monitorIsThere() { return .noSuchMonitor }
         return .captureFailed("\(request) failed (error \(XErrorTrap.last))")
     }
-}
-
-/// Whether a display's connection was lost; written by Xlib's exit handler on the thread using the display.
-final class DisplayLoss {
-    var happened = false
 }
 
 /// What `takeEvents` found.
@@ -211,7 +196,7 @@ struct XCaptureChanges {
 }
 
 /// The root window's current size (Xlib's DisplayWidth is a copy from connection time).
-private func rootFrame(_ display: OpaquePointer, _ root: Window) -> PixelRect {
+func rootFrame(_ display: OpaquePointer, _ root: Window) -> PixelRect {
     var parent: Window = 0
     var x: Int32 = 0
     var y: Int32 = 0
@@ -235,13 +220,6 @@ private func visualFormat(_ display: OpaquePointer) throws(ScreenSourceError) ->
         XImageByteOrder(display) == LSBFirst
     else { throw .captureFailed("unsupported pixel layout (depth \(depth))") }
     return depth == 32 ? .bgra : .bgrx
-}
-
-/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `DisplayLoss` of the
-/// connection that registered it (alive as long as the display, which is never called after it is freed).
-private func xCaptureDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<DisplayLoss>.fromOpaque(userdata).takeUnretainedValue().happened = true
 }
 
 @available(*, unavailable) extension XCaptureConnection: Sendable {}

@@ -10,16 +10,13 @@ import Synchronization
 /// request and reads it after a round trip. An error from another thread's display could be mistaken for
 /// ours in between: the worst that does is make a grab fall back to XGetImage or fail once.
 ///
-/// A lost connection goes the same way: libX11 1.8's default I/O error handler calls exit(1) itself, before
-/// the per-display exit handler (`XSetIOErrorExitHandler`) that lets the owner mark its connection broken is
-/// ever reached. The handler installed here only returns, so that per-display handler runs instead.
+/// A lost connection would go the same way; `XDisplay` (DeckX11) keeps that one off, for every display.
 enum XErrorTrap {
     private static let installed: Void = {
         _ = XSetErrorHandler(noteXError)
-        _ = XSetIOErrorHandler(returnFromIOError)
     }()
 
-    /// Puts the handlers in place (once per process).
+    /// Puts the handler in place (once per process).
     static func install() { _ = installed }
 
     /// Forgets any error noted so far.
@@ -36,7 +33,3 @@ private func noteXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer
     lastError.store(event?.pointee.error_code ?? 1, ordering: .relaxed)
     return 0
 }
-
-/// Xlib's I/O error handler: returns, so Xlib goes on to the display's own exit handler (which marks the
-/// connection broken) instead of ending the process.
-private func returnFromIOError(_ display: OpaquePointer?) -> Int32 { 0 }

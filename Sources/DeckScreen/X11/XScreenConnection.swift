@@ -1,39 +1,25 @@
 import CX11
-import Glibc
 import CXrandr
+import DeckX11
 
-/// Owns one `Display*` for the screen source; closed in `deinit`. Used only on `X11Screen`'s queue.
-final class XScreenConnection {
-    private let display: OpaquePointer
+/// Monitors and one-shot grabs on one `Display*` (held in an `XDisplay`, which opens, closes and notes a lost
+/// connection). Used only on `X11Screen`'s queue.
+final class XScreenConnection: XDisplayUser {
+    let connection: XDisplay
     private let root: Window
     /// XRandR 1.5 or later: the server keeps a monitor list (XRRGetMonitors).
     private let hasMonitorList: Bool
     /// Cleared after the server refuses a shared segment, so later grabs go straight to XGetImage.
     private(set) var mayShareMemory: Bool
-    /// Set when Xlib reports the connection lost (the server quit); the owner then opens a new one.
-    private(set) var isBroken = false
 
-    /// Opens `name` (nil: `$DISPLAY`); nil when there is no display to open.
-    init?(name: String?) {
+    /// Takes `connection` for the screen source (nothing else may use it from now on).
+    init(_ connection: XDisplay) {
         XErrorTrap.install()
-        guard let display = XOpenDisplay(name) else { return nil }
-        self.display = display
-        root = XDefaultRootWindow(display)
-        hasMonitorList = Self.randrVersion(display) >= (1, 5)
-        mayShareMemory = XShmQueryExtension(display) != 0
-        // Xlib's default reaction to a lost connection is exit(1), which would take the host down with the
-        // display; this per-display handler returns instead and marks the connection broken.
-        XSetIOErrorExitHandler(display, xScreenDisplayLost, Unmanaged.passUnretained(self).toOpaque())
+        self.connection = connection
+        root = XDefaultRootWindow(connection.handle)
+        hasMonitorList = Self.randrVersion(connection.handle) >= (1, 5)
+        mayShareMemory = XShmQueryExtension(connection.handle) != 0
     }
-
-    // A display whose connection was lost is never called again: after the I/O error Xlib can leave the
-    // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
-    // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
-    deinit {
-        if isBroken { close(XConnectionNumber(display)) } else { XCloseDisplay(display) }
-    }
-
-    fileprivate func markBroken() { isBroken = true }
 
     private static func randrVersion(_ display: OpaquePointer) -> (Int32, Int32) {
         var event: Int32 = 0
@@ -49,8 +35,10 @@ final class XScreenConnection {
     /// The monitors, left to right; the whole screen as one when the server keeps no monitor list.
     func monitors() throws -> [Monitor] {
         let scale = X11Resources.scale(in: XResourceManagerString(display).map { String(cString: $0) })
-        let listed = hasMonitorList ? randrMonitors(scale: scale) : []
-        let monitors = listed.isEmpty ? [Monitor(id: 0, name: "screen", frame: rootFrame(), scale: scale)] : listed
+        var monitors = hasMonitorList ? randrMonitors(scale: scale) : []
+        if monitors.isEmpty {
+            monitors = [Monitor(id: 0, name: "screen", frame: rootFrame(display, root), scale: scale)]
+        }
         guard !isBroken else { throw ScreenSourceError.noDisplay }
         return Monitor.leftToRight(monitors)
     }
@@ -76,24 +64,9 @@ final class XScreenConnection {
         return String(cString: name)
     }
 
-    /// The root window's current size (Xlib's DisplayWidth is a copy from connection time).
-    private func rootFrame() -> PixelRect {
-        var parent: Window = 0
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var width: UInt32 = 0
-        var height: UInt32 = 0
-        var border: UInt32 = 0
-        var depth: UInt32 = 0
-        guard XGetGeometry(display, root, &parent, &x, &y, &width, &height, &border, &depth) != 0 else {
-            return PixelRect(x: 0, y: 0, width: 0, height: 0)
-        }
-        return PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
-    }
-
     /// One picture of the monitor's rectangle (the part still on the screen, if the layout shrank since).
     func grab(_ monitor: Monitor) throws -> ScreenImage {
-        let rect = monitor.frame.clamped(to: rootFrame())
+        let rect = monitor.frame.clamped(to: rootFrame(display, root))
         guard !rect.isEmpty else { throw ScreenSourceError.noSuchMonitor }
         let picture = try sharedGrab(rect) ?? copiedGrab(rect)
         guard !isBroken else { throw ScreenSourceError.noDisplay }
@@ -143,13 +116,6 @@ final class XScreenConnection {
             width: Int(info.width), height: Int(info.height), stride: stride,
             format: info.depth == 32 ? .bgra : .bgrx, pixels: Array(bytes))
     }
-}
-
-/// Xlib's per-display "connection lost" exit handler; `userdata` is the unretained `XScreenConnection` that
-/// registered it (the handler can only run during its calls, while it is alive).
-private func xScreenDisplayLost(_ display: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
-    Unmanaged<XScreenConnection>.fromOpaque(userdata).takeUnretainedValue().markBroken()
 }
 
 @available(*, unavailable) extension XScreenConnection: Sendable {}

@@ -35,13 +35,17 @@ public final class PortalDesktop: Sendable {
                 }
             },
             // A still screen sends no first frame through some back-ends (xdg-desktop-portal-wlr waits for
-            // damage): a thumbnail waits 3 s at most, then the display is listed without one.
+            // damage): a thumbnail waits 3 s at most, then the display is listed without one. Before the user
+            // first approved there is no thumbnail at all: listing must not put a dialog on the computer's screen.
             grab: { monitor in
                 try await self.blocking { () throws(ScreenSourceError) in
-                    try grabFirstFrame(monitor, start, seconds: 3)
+                    guard token.load() != nil else { throw .captureFailed("screen sharing is not approved yet") }
+                    return try grabFirstFrame(monitor, start, seconds: 3)
                 }
             },
-            capture: start)
+            capture: start,
+            // No restore token: the portal asks the user (KDE's dialog; a refused or stale token asks again).
+            needsApproval: { token.load() == nil })
     }
 
     /// Input the portal desktop cannot take yet (the wlroots virtual pointer and keyboard are still to come).

@@ -60,6 +60,7 @@ CATALOGUE = {
     "screenStarted": {"displayId": ("int", True), "width": ("int", True), "height": ("int", True),
                       "fps": ("int", True), "audio": ("bool", True)},
     "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy"}, True), "viewer": ("str", False)},
+    "screenPending": {"reason": ({"approval"}, True)},
     "screenOptions": {"fps": ("int", True), "audio": ("bool", True)},
     "requestKeyframe": {},
     "pointer": {"kind": (POINTER_KINDS, True), "x": ("number", True), "y": ("number", True),

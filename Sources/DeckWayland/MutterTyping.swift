@@ -1,0 +1,41 @@
+import DeckActions
+
+extension MutterDesktop {
+    /// Text and the keyboard row's keys through Mutter's RemoteDesktop keysyms (`NotifyKeyboardKeysym`), in the
+    /// same session as the pointer and the keypad. Mutter types a keysym only when a key of the current layout
+    /// has it, and a keysym it cannot place fails only in its log, so every keysym is checked against the
+    /// layout first: a text with a character the layout lacks fails as a whole, naming that character, and
+    /// types nothing.
+    public var typing: TypingSink {
+        TypingSink(
+            typeText: { text in await self.type(WaylandStrokes.text(text)) },
+            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+    }
+
+    /// Types the strokes in order, each key's modifiers pressed before it and released after it; returns once
+    /// Mutter has them all.
+    func type(_ strokes: [WaylandStroke]) async -> ActionResult {
+        await onInputQueue {
+            guard let session = self.inputSession() else { return .failed("no display") }
+            if let missing = strokes.first(where: { stroke in
+                !(stroke.modifiers + [stroke.keysym]).allSatisfy(session.canType)
+            }) {
+                return .failed(WaylandStrokes.cannotType(missing))
+            }
+            do {
+                for stroke in strokes { try Self.press(stroke, in: session) }
+                return .ok
+            } catch {
+                self.forget(session)
+                return .failed("no display")
+            }
+        }
+    }
+
+    private static func press(_ stroke: WaylandStroke, in session: MutterSession) throws(DBusError) {
+        for modifier in stroke.modifiers { try session.key(modifier, pressed: true) }
+        // Released even when the key failed: a modifier left down would change every later key.
+        defer { for modifier in stroke.modifiers.reversed() { try? session.key(modifier, pressed: false) } }
+        try session.tap(keysym: stroke.keysym)
+    }
+}

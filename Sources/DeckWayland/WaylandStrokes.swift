@@ -1,0 +1,64 @@
+import CXKBCommon
+import DeckActions
+import Foundation
+
+/// One key a Wayland back-end sends: the keysym to produce and the modifier keysyms held around it, plus the
+/// character it types (for a failure that names it).
+struct WaylandStroke: Equatable, Sendable {
+    var keysym: UInt32
+    var modifiers: [UInt32] = []
+    /// The character typed, for text; nil for a special key.
+    var character: Unicode.Scalar?
+}
+
+/// Text and the keyboard row's keys as keysyms, the way compositors look them up (SPEC §7).
+enum WaylandStrokes {
+    static let shiftL: UInt32 = 0xffe1
+    static let controlL: UInt32 = 0xffe3
+
+    /// One stroke per Unicode scalar of `text` (a grapheme such as e + ◌́ goes scalar by scalar). The keysym is
+    /// xkbcommon's for the character: the legacy one where there is one (EuroSign, not U+20AC), since a layout's
+    /// keymap lists those and compositors look keysyms up there; else 0x01000000 + code point. Control characters
+    /// are skipped (the cleaned text has none left). No modifiers: the compositor picks the level (Shift for A).
+    static func text(_ text: String) -> [WaylandStroke] {
+        text.unicodeScalars.compactMap { scalar in
+            guard !(0..<0x20).contains(scalar.value), !(0x7f..<0xa0).contains(scalar.value) else { return nil }
+            return WaylandStroke(keysym: xkb_utf32_to_keysym(scalar.value), character: scalar)
+        }
+    }
+
+    /// The keysym and held modifiers of a special key (select-all and copy are Ctrl+A and Ctrl+C).
+    static func special(_ key: SpecialKey) -> WaylandStroke {
+        switch key {
+        case .esc: WaylandStroke(keysym: 0xff1b)
+        case .tab: WaylandStroke(keysym: 0xff09)
+        case .shiftTab: WaylandStroke(keysym: 0xff09, modifiers: [shiftL])
+        case .up: WaylandStroke(keysym: 0xff52)
+        case .down: WaylandStroke(keysym: 0xff54)
+        case .left: WaylandStroke(keysym: 0xff51)
+        case .right: WaylandStroke(keysym: 0xff53)
+        case .selectAll: WaylandStroke(keysym: 0x61, modifiers: [controlL])
+        case .backspace: WaylandStroke(keysym: 0xff08)
+        case .ctrlC: WaylandStroke(keysym: 0x63, modifiers: [controlL])
+        case .returnKey: WaylandStroke(keysym: 0xff0d)
+        }
+    }
+
+    /// Why `stroke` cannot be typed: names the character (or the key), so the device can tell its user.
+    static func cannotType(_ stroke: WaylandStroke) -> String {
+        if let character = stroke.character {
+            let code = String(format: "U+%04X", character.value)
+            return "cannot type “\(Character(character))” (\(code)): no key of this keyboard layout types it"
+        }
+        return "no key of this keyboard layout types \(keysymName(stroke.keysym))"
+    }
+
+    /// xkbcommon's name of a keysym (Escape, Tab…), or its number.
+    static func keysymName(_ keysym: UInt32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard xkb_keysym_get_name(keysym, &buffer, buffer.count) > 0 else {
+            return "keysym 0x" + String(keysym, radix: 16)
+        }
+        return String(cString: buffer)
+    }
+}
