@@ -15,6 +15,8 @@ struct RecordingJob {
     let startedBy: String
     /// Nil while the recorder is being opened (off the actor).
     var recorder: Recorder?
+    /// Its place in the shared sound capture, when the file has a sound track.
+    var sound: RecordingSound?
 }
 
 /// What the actor holds for recording: the job, its folder and the fetches in flight.
@@ -112,12 +114,21 @@ extension DeckServer {
                 ? "there is no display to record" : "no display has id \(displayId ?? -1) (ids: \(known))"
             return .init(denial: .init(reason: .noDisplay, message: message))
         }
+        // Sound first: the file's tracks are fixed when it opens (an AAC track only when the capture runs).
+        // Joined here on the actor, so joins and leaves reach the sound queue in the order they were asked.
+        let (sound, soundError) = await RecordingSound.join(desktop.sound)
+        if let soundError { log.notice("recording without sound", ["why": "\(soundError)"]) }
+        guard recordingHost.job?.serial == serial else {
+            sound.leave()
+            return .init(denial: .init(reason: .error, message: "the recording was stopped while it started"))
+        }
+        let withSound = soundError == nil
         let opened: Result<(Recorder, URL), any Error> = await Task.detached {
             Result {
                 let url = try library.newFile(monitor: monitor, at: Date())
                 let options = Recorder.Options(
                     monitor: monitor, maxSide: maxSide, fps: fps, encoder: encoder == .auto ? .x264 : encoder,
-                    sound: false, url: url)
+                    sound: withSound, url: url)
                 let recorder = try Recorder(
                     options, capture: source.capture, log: { log.warning($0) },
                     failed: { error in Task { await self.recordingFailed(serial, error) } })
@@ -125,21 +136,28 @@ extension DeckServer {
             }
         }.value
         guard recordingHost.job?.serial == serial else {
+            sound.leave()
             if case .success(let (recorder, _)) = opened { Task.detached { recorder.stop() } }
             return .init(denial: .init(reason: .error, message: "the recording was stopped while it started"))
         }
         switch opened {
         case .failure(let error):
+            sound.leave()
             recordingHost.job = nil
             log.error("recording could not start: \(error)")
             return .init(denial: .init(reason: .error, message: "the recording could not start: \(error)"))
         case .success(let (recorder, url)):
+            if withSound { sound.attach(recorder) }
             recordingHost.job = RecordingJob(
-                serial: serial, monitor: monitor, fps: recorder.fps, url: url, startedBy: who, recorder: recorder)
+                serial: serial, monitor: monitor, fps: recorder.fps, url: url, startedBy: who, recorder: recorder,
+                sound: withSound ? sound : nil)
             takeThumbnail(of: monitor, for: url.lastPathComponent)
             log.notice(
                 "recording started",
-                ["display": monitor.name, "fps": "\(recorder.fps)", "file": url.path, "by": who])
+                [
+                    "display": monitor.name, "fps": "\(recorder.fps)", "sound": "\(withSound)", "file": url.path,
+                    "by": who,
+                ])
             notifier.notify(
                 "TouchDeck is recording your screen",
                 "Monitor \(monitor.name) at \(recorder.fps) fps, started by \(who). Stop it with: touchdeck record stop"
@@ -178,6 +196,7 @@ extension DeckServer {
     func stopRecording(_ reason: HostMessage.RecordState.StopReason) async -> HostMessage.RecordingEntry? {
         guard let job = recordingHost.job else { return nil }
         recordingHost.job = nil
+        job.sound?.leave()  // before the file closes; the last consumer out gives the speakers back
         guard let recorder = job.recorder else {
             broadcastRecordState(.init(state: .idle))
             return nil

@@ -1,0 +1,46 @@
+import DeckRecord
+import DeckSound
+import Foundation
+
+/// A recording's sound: one consumer of the shared sound capture, handing each packet to `Recorder.append`.
+/// It joins before the recorder opens, because the file's tracks are fixed when it is created (an AAC track
+/// only when sound runs); packets that arrive before the recorder is attached are dropped.
+final class RecordingSound: @unchecked Sendable {
+    // Guarded by `lock`: packets arrive on the capture's thread, attach and leave come from the actor's tasks.
+    private let lock = NSLock()
+    private var recorder: Recorder?
+    private var subscription: SoundSubscription?
+
+    /// Joins `source` and waits until it says whether sound runs: nil means the file gets a sound track.
+    static func join(_ source: SoundSource) async -> (RecordingSound, SoundError?) {
+        let sound = RecordingSound()
+        let error: SoundError? = await withCheckedContinuation { continuation in
+            // `started` is called once, possibly before `subscribe` returns.
+            let subscription = source.subscribe(
+                { [weak sound] samples, micros in sound?.deliver(samples, micros) },
+                { continuation.resume(returning: $0) })
+            sound.lock.withLock { sound.subscription = subscription }
+        }
+        if error != nil { sound.leave() }
+        return (sound, error)
+    }
+
+    /// From now on packets go to `recorder`.
+    func attach(_ recorder: Recorder) { lock.withLock { self.recorder = recorder } }
+
+    /// Leaves the capture (the last consumer out restores the speakers). Idempotent.
+    func leave() {
+        let leaving: SoundSubscription? = lock.withLock {
+            defer {
+                subscription = nil
+                recorder = nil
+            }
+            return subscription
+        }
+        leaving?.cancel()
+    }
+
+    private func deliver(_ samples: UnsafeBufferPointer<Int16>, _ micros: UInt64) {
+        lock.withLock { recorder }?.append(samples: samples, captureMicros: micros)
+    }
+}
