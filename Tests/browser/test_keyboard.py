@@ -18,6 +18,8 @@ import('/app/keyboard.js').then((module) => {
   window.sent = [];
   window.covers = [];
   window.keyboard = module.createKeyboard(document.body, { send: (message) => window.sent.push(message) });
+  // The app attaches a keyboard of its own to the viewer (closed, hidden): the tests look only at this one.
+  window.keyboard.element.classList.add('under-test');
   window.keyboard.onCoverChange((height) => window.covers.push(height));
   window.keyboard.open();
   done(true);
@@ -52,16 +54,16 @@ def keyboard_page(browsers, host):
 
 def test_send_and_send_enter_send_the_cleaned_text_and_special_keys_their_press(browsers, host):
     driver = keyboard_page(browsers, host)
-    field = driver.find_element(By.CSS_SELECTOR, "body > .keyboard input")
+    field = driver.find_element(By.CSS_SELECTOR, ".under-test input")
     field.send_keys("안녕하세요 café ✓ 123")
-    driver.find_element(By.CSS_SELECTOR, "body > .keyboard .send-enter").click()
+    driver.find_element(By.CSS_SELECTOR, ".under-test .send-enter").click()
     assert field.get_attribute("value") == ""
     field.send_keys("ls -la")
-    driver.find_element(By.CSS_SELECTOR, "body > .keyboard .send").click()
-    driver.find_element(By.CSS_SELECTOR, "body > .keyboard .send").click()  # empty: nothing is sent
+    driver.find_element(By.CSS_SELECTOR, ".under-test .send").click()
+    driver.find_element(By.CSS_SELECTOR, ".under-test .send").click()  # empty: nothing is sent
     keys = ["esc", "tab", "shiftTab", "left", "up", "down", "right", "selectAll", "ctrlC", "return"]
     for key in keys:
-        driver.find_element(By.CSS_SELECTOR, f'body > .keyboard button[data-key="{key}"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'.under-test button[data-key="{key}"]').click()
     assert sent(driver) == [
         {"type": "typeText", "text": "안녕하세요 café ✓ 123", "enter": True},
         {"type": "typeText", "text": "ls -la", "enter": False},
@@ -70,7 +72,7 @@ def test_send_and_send_enter_send_the_cleaned_text_and_special_keys_their_press(
 
 def test_a_held_backspace_repeats_until_the_finger_lifts(browsers, host):
     driver = keyboard_page(browsers, host)
-    button = driver.find_element(By.CSS_SELECTOR, 'body > .keyboard button[data-key="backspace"]')
+    button = driver.find_element(By.CSS_SELECTOR, '.under-test button[data-key="backspace"]')
     touch(driver, button, hold=0.05)
     assert backspaces(driver) == 1, "a short tap presses once"
     touch(driver, button, hold=0.9)
@@ -82,7 +84,7 @@ def test_a_held_backspace_repeats_until_the_finger_lifts(browsers, host):
 
 def test_the_repeat_stops_when_the_page_loses_focus_while_held(browsers, host):
     driver = keyboard_page(browsers, host)
-    button = driver.find_element(By.CSS_SELECTOR, 'body > .keyboard button[data-key="backspace"]')
+    button = driver.find_element(By.CSS_SELECTOR, '.under-test button[data-key="backspace"]')
     touch(driver, button, hold=None)
     wait(driver, lambda d: backspaces(d) >= 2, what="the repeat to start")
     driver.execute_script("window.dispatchEvent(new Event('blur'))")
