@@ -25,6 +25,10 @@ def clean():
 @pytest.fixture
 def host(tmp_path):
     assert clean(), "a previous test left the sound routed"
+    # The speakers as a user's would be before a device listens: full volume, not muted. The private sound server
+    # is shared by every live test, and the volume tests leave the speakers wherever their gauge put them.
+    pactl("set-sink-volume", SPEAKERS, "100%")
+    pactl("set-sink-mute", SPEAKERS, "0")
     host = Daemon(home=tmp_path).start()
     yield host
     host.stop()
