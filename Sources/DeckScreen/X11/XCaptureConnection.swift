@@ -50,7 +50,7 @@ final class XCaptureConnection {
         XRRSelectInput(display, root, Int32(RRScreenChangeNotifyMask))
         XSelectInput(display, root, StructureNotifyMask)
         let sharing = XShmQueryExtension(display) != 0
-        shared = sharing ? XSharedImage(display: display, width: area.width, height: area.height) : nil
+        shared = sharing ? XSharedImage(connection: connection, width: area.width, height: area.height) : nil
         cursor = readCursor()
         XSync(display, 0)
         guard !isLost else { throw .noDisplay }
@@ -66,7 +66,7 @@ final class XCaptureConnection {
         XDamageDestroy(display, damage)
         XFixesDestroyRegion(display, parts)
         shared = nil  // its deinit detaches the segment, which needs the display still open
-        // `connection` closes the display after this, when the stored properties are released.
+        // `connection` closes the display once the last holder lets go (the shared image holds it too).
     }
 
     /// Whether the X server went away; nothing else may be called then.

@@ -76,7 +76,7 @@ final class XScreenConnection: XDisplayUser {
     /// Through a shared segment; nil when the server will not share memory with us (then never tried again).
     private func sharedGrab(_ rect: PixelRect) throws -> ScreenImage? {
         guard mayShareMemory else { return nil }
-        guard let shared = XSharedImage(display: display, width: rect.width, height: rect.height) else {
+        guard let shared = XSharedImage(connection: connection, width: rect.width, height: rect.height) else {
             mayShareMemory = false
             return nil
         }

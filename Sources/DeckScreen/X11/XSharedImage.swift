@@ -1,4 +1,5 @@
 import CX11
+import DeckX11
 import Glibc
 
 /// One XShm image and the System V shared-memory segment behind it, attached to one display; detached and
@@ -7,7 +8,11 @@ import Glibc
 /// before its display closes.
 final class XSharedImage {
     let image: UnsafeMutablePointer<XImage>
-    private let display: OpaquePointer
+    /// Held, not just its pointer: the detach in `deinit` needs the display open, and an optimized build may
+    /// release an owner's other stored properties (the display among them) before this one — seen as a crash
+    /// in XShmDetach when a capture stopped, in release builds only.
+    private let connection: XDisplay
+    private var display: OpaquePointer { connection.handle }
     /// XShmCreateImage keeps a pointer to this in the image, so it lives at a fixed address of its own.
     private let segment: UnsafeMutablePointer<XShmSegmentInfo>
     /// Set by the owner when the display's connection was lost: no request may be sent on it any more, so
@@ -16,7 +21,8 @@ final class XSharedImage {
 
     /// A `width`×`height` image of the root window's depth, attached; nil when the server refuses shared memory
     /// (a remote display, a container without IPC) or the segment cannot be made.
-    init?(display: OpaquePointer, width: Int, height: Int) {
+    init?(connection: XDisplay, width: Int, height: Int) {
+        let display = connection.handle
         // Everything is made in locals first: a failable init that fails after its properties are set would
         // leave cleanup to a deinit that expects an attached segment.
         let screen = XDefaultScreen(display)
@@ -36,7 +42,7 @@ final class XSharedImage {
             return nil
         }
         self.image = image
-        self.display = display
+        self.connection = connection
         self.segment = segment
     }
 
