@@ -106,7 +106,12 @@ def test_the_worklet_receives_and_plays_every_sample_of_a_paced_tone(host, brows
     expected = 100 * 480 * stats["rate"] / 48000  # one second of sound at the context's rate
     assert stats["rate"] == (rate or stats["rate"])
     assert stats["quanta"] > 0
-    assert abs(stats["played"] - expected) <= 2, f"played {stats['played']} of {expected} frames"
+    # Under load the page's 10 ms timer can fall behind the audio clock: the queue runs dry (an underrun) and, by
+    # the jitter rule, a tail under 60 ms then waits for more before it plays. Every frame must still be
+    # accounted for: played, or waiting in that tail.
+    waiting = stats["queued"] * stats["rate"]
+    assert stats["queued"] == 0 or (stats["underruns"] > 0 and stats["queued"] < 0.06), stats
+    assert abs(stats["played"] + waiting - expected) <= 2, f"played {stats['played']} (+{waiting} waiting) of {expected} frames"
 
 
 def test_a_burst_above_200_ms_is_dropped(host, browsers):
