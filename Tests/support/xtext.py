@@ -13,27 +13,14 @@ import ctypes.util
 import locale
 import sys
 
-KEY_PRESS = 2
-KEY_PRESS_MASK = 1 << 0
+# The key event's layout and the shared masks are the keypad recorder's (run as a script, this folder is on the path).
+from xkeys import EXPOSURE_MASK, KEY_PRESS, KEY_PRESS_MASK, REVERT_TO_PARENT, XEvent  # noqa: E402
+
 FOCUS_CHANGE_MASK = 1 << 21
-EXPOSURE_MASK = 1 << 15
-REVERT_TO_PARENT = 2
 CONTROL_MASK = 1 << 2
 XIM_PREEDIT_NOTHING = 0x0008
 XIM_STATUS_NOTHING = 0x0400
 XLOOKUP_CHARS, XLOOKUP_KEYSYM, XLOOKUP_BOTH = 2, 3, 4
-
-
-class XKeyEvent(ctypes.Structure):
-    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
-                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("root", ctypes.c_ulong),
-                ("subwindow", ctypes.c_ulong), ("time", ctypes.c_ulong), ("x", ctypes.c_int), ("y", ctypes.c_int),
-                ("x_root", ctypes.c_int), ("y_root", ctypes.c_int), ("state", ctypes.c_uint),
-                ("keycode", ctypes.c_uint), ("same_screen", ctypes.c_int)]
-
-
-class XEvent(ctypes.Union):
-    _fields_ = [("type", ctypes.c_int), ("xkey", XKeyEvent), ("pad", ctypes.c_long * 24)]
 
 
 def load_xlib():
