@@ -100,3 +100,11 @@ def test_the_covered_height_follows_opening_and_closing(browsers, host):
     driver.execute_script("window.keyboard.close()")
     assert driver.execute_script("return window.keyboard.coveredHeight()") == 0
     assert driver.execute_script("return window.covers") == [opened, 0]
+
+
+def test_the_hide_button_closes_the_panel_it_covers_the_toolbar_with(browsers, host):
+    driver = keyboard_page(browsers, host)
+    opened = driver.execute_script("return window.keyboard.coveredHeight()")
+    driver.find_element(By.CSS_SELECTOR, ".under-test .hide").click()
+    assert not driver.find_element(By.CSS_SELECTOR, ".under-test").is_displayed()
+    assert driver.execute_script("return window.covers") == [opened, 0]

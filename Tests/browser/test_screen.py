@@ -376,3 +376,17 @@ def test_the_keyboard_hook_shows_its_button_and_lifts_the_view_by_the_covered_he
     driver.execute_script("window.touchdeck.hostProtocol = 1; window.touchdeckViewer.attachKeyboard(() => ({"
                           "element: null, coveredHeight: () => 0, onCoverChange() {}, open() {}, close() {}}))")
     assert not button.is_displayed(), "a protocol 1 host cannot type: no keyboard button"
+
+
+def test_the_apps_keyboard_opens_from_the_toolbar_and_hides_itself(viewer):
+    driver = viewer.driver
+    button = driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="keyboard"]')
+    button.click()
+    panel = driver.find_element(By.CSS_SELECTOR, ".screen-view .keyboard, #screen-view .keyboard")
+    assert panel.is_displayed() and button.get_attribute("aria-pressed") == "true"
+    assert driver.execute_script("return window.touchdeckViewer.covered") > 0
+    # The open panel covers the toolbar: its own Hide button closes it, and the toolbar's button follows.
+    panel.find_element(By.CSS_SELECTOR, ".hide").click()
+    assert not panel.is_displayed()
+    assert button.is_displayed() and button.get_attribute("aria-pressed") == "false"
+    assert driver.execute_script("return window.touchdeckViewer.covered") == 0

@@ -74,6 +74,11 @@ export function createKeyboard(parent, { send }) {
   row.className = 'keyboard-keys';
   const backspace = createRepeater(() => send({ type: 'pressKey', key: 'backspace' }));
   for (const [key, face, name] of SPECIAL_KEYS) row.append(keyButton(key, face, name, send, backspace));
+  // The panel covers the viewer's toolbar (and its keyboard button): it closes itself from here too.
+  const hide = textButton('Hide', 'hide');
+  hide.setAttribute('aria-label', 'Hide the keyboard');
+  hide.addEventListener('mousedown', (event) => event.preventDefault());
+  row.append(hide);
 
   const form = document.createElement('form');
   form.className = 'keyboard-text';
@@ -124,7 +129,7 @@ export function createKeyboard(parent, { send }) {
   window.addEventListener('blur', () => backspace.stop());
   document.addEventListener('visibilitychange', () => backspace.stop());
 
-  return {
+  const keyboard = {
     element,
     coveredHeight,
     /** Calls `callback(coveredHeight)` whenever the covered height changes (opening and closing included). */
@@ -144,6 +149,8 @@ export function createKeyboard(parent, { send }) {
       update();
     },
   };
+  hide.addEventListener('click', () => keyboard.close());
+  return keyboard;
 }
 
 function keyButton(key, face, name, send, backspace) {

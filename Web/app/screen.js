@@ -52,7 +52,12 @@ export class ScreenView {
     this.keyboard?.close();
     this.keyboard?.element?.remove();
     this.keyboard = factory(this.root, { send: (m) => this.client.send(m) });
-    this.keyboard.onCoverChange((height) => { this.covered = height; this.#applyView(); });
+    this.keyboard.onCoverChange((height) => {
+      this.covered = height;
+      // The panel may close itself (its Hide button): the toolbar's button follows.
+      if (height === 0) this.tools.setPressed('keyboard', false);
+      this.#applyView();
+    });
     this.#updateTools();
   }
 
