@@ -29,7 +29,8 @@ class XEvent(ctypes.Union):
     _fields_ = [("type", ctypes.c_int), ("xkey", XKeyEvent), ("pad", ctypes.c_long * 24)]
 
 
-def main(out_path):
+def load_xlib():
+    """libX11 with the calls a recorder window needs typed (xtext.py adds its input-method calls)."""
     x = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11"))
     x.XOpenDisplay.restype = ctypes.c_void_p
     x.XOpenDisplay.argtypes = [ctypes.c_char_p]
@@ -40,9 +41,14 @@ def main(out_path):
     x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
     x.XSetInputFocus.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_ulong]
     x.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-    x.XLookupString.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
     x.XCreateSimpleWindow.restype = ctypes.c_ulong
     x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_int] * 4 + [ctypes.c_uint] + [ctypes.c_ulong] * 2
+    return x
+
+
+def main(out_path):
+    x = load_xlib()
+    x.XLookupString.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
     display = x.XOpenDisplay(None)
     if not display:
         sys.exit("xkeys: cannot open display")

@@ -14,6 +14,7 @@ import locale
 import sys
 
 # The key event's layout and the shared masks are the keypad recorder's (run as a script, this folder is on the path).
+import xkeys  # noqa: E402
 from xkeys import EXPOSURE_MASK, KEY_PRESS, KEY_PRESS_MASK, REVERT_TO_PARENT, XEvent  # noqa: E402
 
 FOCUS_CHANGE_MASK = 1 << 21
@@ -24,20 +25,9 @@ XLOOKUP_CHARS, XLOOKUP_KEYSYM, XLOOKUP_BOTH = 2, 3, 4
 
 
 def load_xlib():
-    x = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11"))
-    x.XOpenDisplay.restype = ctypes.c_void_p
-    x.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    x.XDefaultRootWindow.restype = ctypes.c_ulong
-    x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-    x.XSelectInput.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_long]
-    x.XMapWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    x.XSetInputFocus.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_ulong]
-    x.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    """The keypad recorder's libX11, plus the input-method calls."""
+    x = xkeys.load_xlib()
     x.XFilterEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    x.XCreateSimpleWindow.restype = ctypes.c_ulong
-    x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_int] * 4 + [ctypes.c_uint] \
-        + [ctypes.c_ulong] * 2
     x.XSetLocaleModifiers.restype = ctypes.c_char_p
     x.XSetLocaleModifiers.argtypes = [ctypes.c_char_p]
     x.XOpenIM.restype = ctypes.c_void_p
