@@ -9,8 +9,8 @@ import Testing
 /// Private, not the shared `scripts/with-desktop` display: the pointer is one per X server, so another
 /// suite's windows or moves on a shared display would take or shift the events under test.
 final class PointerRecorder {
-    let display: String
-    private let xvfb: ChildExit
+    var display: String { xvfb.name }
+    private let xvfb: PrivateXvfb
     private let recorder: ChildExit
     private let dir: String
     private let events: String
@@ -19,11 +19,11 @@ final class PointerRecorder {
         dir = NSTemporaryDirectory() + "touchdeck-pointer-" + UUID().uuidString.prefix(8)
         events = dir + "/events.jsonl"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        (xvfb, display) = try Self.startXvfb()
+        xvfb = try PrivateXvfb(size: "1920x1080", numbers: 600..<900)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../support/xpointer.py").standardized.path
         var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display
+        environment["DISPLAY"] = xvfb.name
         let log = open(dir + "/xpointer.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { close(log) }
         recorder = try DetachedProcess.spawn(
@@ -33,12 +33,12 @@ final class PointerRecorder {
 
     deinit {
         Self.stop(recorder)
-        Self.stop(xvfb)
+        xvfb.stop()
         try? FileManager.default.removeItem(atPath: dir)
     }
 
     /// Stops the X server now, as a desktop session that ends would.
-    func stopServer() { Self.stop(xvfb) }
+    func stopServer() { xvfb.stop() }
 
     /// Stops a child by its PID once (a reaped child's PID may belong to another process by now).
     private static func stop(_ child: ChildExit) {
@@ -74,34 +74,6 @@ final class PointerRecorder {
         let seen = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         Issue.record("the recorder never saw the expected event; recorded:\n\(seen)\nxpointer.py said:\n\(log)")
         throw CancellationError()
-    }
-
-    /// Display numbers from a random start until an Xvfb of ours owns one (its lock file holds our child's
-    /// pid) and accepts clients: parallel tests may race for a number, and the loser just exits.
-    private static func startXvfb() throws -> (ChildExit, String) {
-        var number = 600 + Int.random(in: 0..<300)
-        for _ in 0..<20 {
-            let arguments = ["/usr/bin/Xvfb", ":\(number)", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"]
-            let child = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
-            if serves(child, number: number) { return (child, ":\(number)") }
-            kill(child.pid, SIGTERM)
-            number += 1
-        }
-        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "no Xvfb could start"])
-    }
-
-    private static func serves(_ child: ChildExit, number: Int) -> Bool {
-        for _ in 0..<400 where child.ended == nil {
-            let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
-            if Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) == child.pid,
-                let display = XOpenDisplay(":\(number)")
-            {
-                XCloseDisplay(display)
-                return true
-            }
-            usleep(25_000)
-        }
-        return false
     }
 }
 

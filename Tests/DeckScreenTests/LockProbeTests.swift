@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theX11ProbeSeesTheScreensaverComeOnAndGoOff() async throws {
-        let server = try PrivateServer(width: 320, height: 240, firstDisplay: 800)
+        let server = try PrivateServer(width: 320, height: 240, firstDisplay: 1100)
         defer { server.stop() }
         let probe = LockProbe.x11(display: server.display)
         #expect(await answer(of: probe) == false)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aServerThatGoesAwayIsNotLockedAndOneStartedInItsPlaceIsAskedAgain() async throws {
-        let first = try PrivateServer(width: 320, height: 240, firstDisplay: 800)
+        let first = try PrivateServer(width: 320, height: 240, firstDisplay: 1100)
         let display = first.display
         let probe = LockProbe.x11(display: display)
         try await screenSaver("activate", on: display)

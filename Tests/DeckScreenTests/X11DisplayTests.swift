@@ -9,14 +9,14 @@ import Testing
     typealias PrivateServer = X11ScreenTests.PrivateServer
 
     @Test func aDisplayNobodyServesIsNotOpened() throws {
-        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 700)
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
         #expect(XDisplay(name: server.display) != nil)
         server.stop()
         #expect(XDisplay(name: server.display) == nil)
     }
 
     @Test func aServerThatGoesAwayIsNotedAtTheNextRoundTrip() throws {
-        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 700)
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
         let display = try #require(XDisplay(name: server.display))
         #expect(display.hasXTest)
         XSync(display.handle, 0)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aDisplayLetGoAfterItsServerWentAwayUnnoticedClosesWithoutATrap() throws {
-        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 700)
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
         var display = XDisplay(name: server.display)
         // A request left in Xlib's buffer: closing flushes it, the first I/O error, from inside `deinit`.
         XNoOp(try #require(display).handle)

@@ -11,11 +11,13 @@ final class PrivateXvfb {
 
     /// Tries display numbers from a random start until an Xvfb of ours owns one (its lock file holds our
     /// child's pid) and accepts clients: parallel tests may race for a number, and the loser just exits.
-    init() throws {
-        var number = 300 + Int.random(in: 0..<300)
+    /// `size`: the screen (width×height); `numbers`: where the random start is picked (suites that stop their
+    /// server on purpose keep to a range of their own).
+    init(size: String = "640x480", numbers: Range<Int> = 300..<600) throws {
+        var number = Int.random(in: numbers)
         for _ in 0..<20 {
             let arguments = [
-                "/usr/bin/Xvfb", ":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset",
+                "/usr/bin/Xvfb", ":\(number)", "-screen", "0", "\(size)x24", "-nolisten", "tcp", "-noreset",
             ]
             let started = try DetachedProcess.spawn(arguments, environment: ["PATH": "/usr/bin:/bin"], directory: "/")
             if Self.waitUntilServing(started, number: number) {
@@ -43,8 +45,11 @@ final class PrivateXvfb {
         return false
     }
 
-    deinit {
-        guard let child else { return }
+    deinit { stop() }
+
+    /// Stops the server now (once: a reaped child's PID may belong to another process by then).
+    func stop() {
+        guard let child, child.ended == nil else { return }
         kill(child.pid, SIGTERM)
         while child.ended == nil { usleep(5000) }
     }
