@@ -57,22 +57,10 @@ final class AudioStream: @unchecked Sendable {
             return true
         }
         guard admitted else { return }
-        send(Self.encode(samples)) { [weak self] in self?.left() }
+        let bytes = AudioPacket.encode(
+            channels: UInt8(SoundFormat.channels), sampleRate: UInt32(SoundFormat.rate), samples: samples)
+        send(bytes) { [weak self] in self?.left() }
     }
 
     private func left() { lock.withLock { inFlight -= 1 } }
-
-    /// The packet's bytes in one allocation (the sealer takes ownership of it).
-    static func encode(_ samples: UnsafeBufferPointer<Int16>) -> Data {
-        var bytes = Data(count: AudioPacket.headerSize + samples.count * 2)
-        bytes.withUnsafeMutableBytes { raw in
-            raw[0] = AudioPacket.kind
-            raw[1] = UInt8(SoundFormat.channels)
-            raw.storeBytes(of: UInt32(SoundFormat.rate).bigEndian, toByteOffset: 2, as: UInt32.self)
-            // Int16 in memory is little-endian on every platform the host runs on (x86-64, arm64).
-            UnsafeMutableRawBufferPointer(rebasing: raw[AudioPacket.headerSize...]).copyMemory(
-                from: UnsafeRawBufferPointer(samples))
-        }
-        return bytes
-    }
 }

@@ -30,13 +30,21 @@ public struct AudioPacket: Hashable, Sendable {
 
     /// The packet bytes.
     public func encoded() -> Data {
-        var out = Data(capacity: Self.headerSize + samples.count * 2)
-        out.append(contentsOf: [Self.kind, channels])
-        out.appendBigEndian(sampleRate)
-        for sample in samples {
-            Swift.withUnsafeBytes(of: sample.littleEndian) { out.append(contentsOf: $0) }
+        samples.withUnsafeBufferPointer { Self.encode(channels: channels, sampleRate: sampleRate, samples: $0) }
+    }
+
+    /// The bytes of a packet holding `samples` (interleaved), written in one allocation and one copy: the
+    /// host's sound path calls this for every 10 ms of sound, straight from the capture's buffer.
+    public static func encode(channels: UInt8, sampleRate: UInt32, samples: UnsafeBufferPointer<Int16>) -> Data {
+        var bytes = Data(count: headerSize + samples.count * 2)
+        bytes.withUnsafeMutableBytes { raw in
+            raw[0] = kind
+            raw[1] = channels
+            raw.storeBytes(of: sampleRate.bigEndian, toByteOffset: 2, as: UInt32.self)
+            // Int16 in memory is little-endian on every platform TouchDeck runs on (x86-64, arm64).
+            UnsafeMutableRawBufferPointer(rebasing: raw[headerSize...]).copyMemory(from: UnsafeRawBufferPointer(samples))
         }
-        return out
+        return bytes
     }
 
     /// Reads a packet; nil for a short header, zero channels or rate, or a partial sample frame.
