@@ -8,7 +8,10 @@
 #include <pthread.h>
 #include <time.h>
 
-GVariant *deck_gv_no_options(void) { return g_variant_new("(@a{sv})", g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0)); }
+/// An empty `a{sv}`, floating.
+static GVariant *empty_dictionary(void) { return g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0); }
+
+GVariant *deck_gv_no_options(void) { return g_variant_new("(@a{sv})", empty_dictionary()); }
 
 GVariant *deck_gv_screencast_options(const char *remote_desktop_session_id) {
     GVariantBuilder options;
@@ -213,17 +216,54 @@ GVariant *deck_gv_portal_create_session(const char *handle_token, const char *se
     return g_variant_new("(a{sv})", &options);
 }
 
+/// persist_mode 2 (until revoked) and the saved restore token, when `persist`.
+static void add_persistence(GVariantBuilder *options, gboolean persist, const char *restore_token) {
+    if (!persist) return;
+    g_variant_builder_add(options, "{sv}", "persist_mode", g_variant_new_uint32(2));
+    if (restore_token) g_variant_builder_add(options, "{sv}", "restore_token", g_variant_new_string(restore_token));
+}
+
 GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
-                                        const char *restore_token) {
+                                        gboolean persist, const char *restore_token) {
     GVariantBuilder options;
     g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
     g_variant_builder_add(&options, "{sv}", "types", g_variant_new_uint32(1));  // MONITOR
     g_variant_builder_add(&options, "{sv}", "multiple", g_variant_new_boolean(FALSE));
     g_variant_builder_add(&options, "{sv}", "cursor_mode", g_variant_new_uint32(cursor_mode));
-    g_variant_builder_add(&options, "{sv}", "persist_mode", g_variant_new_uint32(2));
-    if (restore_token) g_variant_builder_add(&options, "{sv}", "restore_token", g_variant_new_string(restore_token));
+    add_persistence(&options, persist, restore_token);
     return g_variant_new("(oa{sv})", session, &options);
+}
+
+GVariant *deck_gv_portal_select_devices(const char *session, const char *handle_token, uint32_t types,
+                                        gboolean persist, const char *restore_token) {
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
+    g_variant_builder_add(&options, "{sv}", "types", g_variant_new_uint32(types));
+    add_persistence(&options, persist, restore_token);
+    return g_variant_new("(oa{sv})", session, &options);
+}
+
+GVariant *deck_gv_portal_motion(const char *session, uint32_t stream, double x, double y) {
+    return g_variant_new("(o@a{sv}udd)", session, empty_dictionary(), stream, x, y);
+}
+
+GVariant *deck_gv_portal_button(const char *session, int32_t button, gboolean pressed) {
+    return g_variant_new("(o@a{sv}iu)", session, empty_dictionary(), button, (uint32_t)(pressed ? 1 : 0));
+}
+
+GVariant *deck_gv_portal_axis_discrete(const char *session, uint32_t axis, int32_t steps) {
+    return g_variant_new("(o@a{sv}ui)", session, empty_dictionary(), axis, steps);
+}
+
+GVariant *deck_gv_portal_keysym(const char *session, uint32_t keysym, gboolean pressed) {
+    return g_variant_new("(o@a{sv}iu)", session, empty_dictionary(), (int32_t)keysym, (uint32_t)(pressed ? 1 : 0));
+}
+
+int deck_gv_lookup_uint32(GVariant *dictionary, const char *key, uint32_t *value) {
+    if (!g_variant_is_of_type(dictionary, G_VARIANT_TYPE("a{sv}"))) return -1;
+    return g_variant_lookup(dictionary, key, "u", value) ? 0 : -1;
 }
 
 GVariant *deck_gv_portal_start(const char *session, const char *handle_token) {
@@ -234,7 +274,7 @@ GVariant *deck_gv_portal_start(const char *session, const char *handle_token) {
 }
 
 GVariant *deck_gv_session_no_options(const char *session) {
-    return g_variant_new("(o@a{sv})", session, g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0));
+    return g_variant_new("(o@a{sv})", session, empty_dictionary());
 }
 
 char *deck_gv_lookup_string(GVariant *dictionary, const char *key) {

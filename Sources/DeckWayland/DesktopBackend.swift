@@ -5,7 +5,8 @@ public enum DesktopBackend: Equatable, Sendable {
     case x11
     /// GNOME on Wayland: Mutter's ScreenCast and RemoteDesktop D-Bus APIs, PipeWire.
     case mutter
-    /// Another Wayland desktop with the ScreenCast portal (v4): the screen only, approved once by the user.
+    /// Another Wayland desktop with the ScreenCast portal (v4): the screen through the portal, the pointer and the
+    /// keys by the first `PortalInputRoute` that works there.
     case portal
     /// A Wayland session whose screen we cannot reach (neither Mutter nor the ScreenCast portal); the text says
     /// what is missing.
@@ -44,9 +45,42 @@ public enum DesktopBackend: Equatable, Sendable {
         switch self {
         case .x11: "X11"
         case .mutter: "GNOME (Mutter on Wayland)"
-        case .portal: "Wayland (ScreenCast portal; no pointer or keys yet)"
+        case .portal: "Wayland (desktop portal)"
         case .waylandUnsupported: "Wayland (unsupported compositor)"
         case .none: "none"
+        }
+    }
+}
+
+/// How the pointer and the keys reach a portal desktop (SPEC §7), the first that works: wlroots' virtual pointer
+/// and keyboard (sway, Hyprland, river…), the RemoteDesktop portal (KDE; the screen then comes through the same
+/// session, one approval for both), a virtual evdev device on `/dev/uinput` when it is writable, else none.
+public enum PortalInputRoute: Equatable, Sendable {
+    case wlroots
+    /// The RemoteDesktop portal of this version.
+    case remoteDesktopPortal(version: UInt32)
+    case uinput
+    case none
+
+    /// The route, from probes asked in order (a later probe is not asked once one answers).
+    public static func choose(
+        wlroots: () -> Bool, remoteDesktopPortal: () -> UInt32?, uinput: () -> Bool
+    ) -> PortalInputRoute {
+        if wlroots() { return .wlroots }
+        if let version = remoteDesktopPortal() { return .remoteDesktopPortal(version: version) }
+        return uinput() ? .uinput : .none
+    }
+
+    /// What `touchdeck doctor` says of it.
+    public var detail: String {
+        switch self {
+        case .wlroots: "wlroots' virtual pointer and virtual keyboard"
+        case .remoteDesktopPortal(let version) where version >= 2:
+            "the RemoteDesktop portal (the computer's user approves once; the approval is kept)"
+        case .remoteDesktopPortal:
+            "the RemoteDesktop portal (the computer's user approves every session: portal version 1)"
+        case .uinput: "a virtual evdev pointer and keyboard on /dev/uinput"
+        case .none: "none on this desktop"
         }
     }
 }

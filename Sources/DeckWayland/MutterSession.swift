@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Blocking: every call waits for Mutter's reply. `@unchecked Sendable`: the paths are immutable after `init`
 /// and GDBus calls are thread-safe; callers keep the order of input events by calling from one queue.
-final class MutterSession: @unchecked Sendable {
+final class MutterSession: KeysymSession, @unchecked Sendable {
     static let remoteDesktop = "org.gnome.Mutter.RemoteDesktop"
     static let screenCast = "org.gnome.Mutter.ScreenCast"
     private static let sessionInterface = "org.gnome.Mutter.RemoteDesktop.Session"
@@ -31,8 +31,8 @@ final class MutterSession: @unchecked Sendable {
     let streamPath: String?
     let node: UInt32?
     private let stopped = LockedFlag()
-    /// The keysyms the layout can type, read once per session (nil: not known, every keysym is tried).
-    private var typable: Set<UInt32>??
+    /// The keysyms the layout can type, read once per session.
+    let layout = LayoutKeysyms()
 
     /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
     /// `input: false` opens a ScreenCast session alone (thumbnails): no virtual devices, no remote-control
@@ -122,29 +122,6 @@ final class MutterSession: @unchecked Sendable {
     private func warmUp() throws(DBusError) {
         try key(Self.shiftL, pressed: true)
         try key(Self.shiftL, pressed: false)
-    }
-
-    /// Presses and releases the key Mutter finds for `keysym` in the current layout.
-    func tap(keysym: UInt32) throws(DBusError) {
-        try key(keysym, pressed: true)
-        try key(keysym, pressed: false)
-    }
-
-    /// Whether the layout has a key for `keysym` (Mutter's call succeeds either way, and only logs when it has
-    /// none); true when the keymap cannot be read. The keymap is read on the first call: the seat's keyboard
-    /// appears a moment after `warmUp`, so a seat without one is asked again (20 times, 25 ms apart); no display
-    /// is not.
-    func canType(_ keysym: UInt32) -> Bool {
-        if typable == nil {
-            var read = WaylandKeymap.Reading.noKeyboard
-            for attempt in 0..<20 where read == .noKeyboard {
-                if attempt > 0 { usleep(25_000) }
-                read = WaylandKeymap.read()
-            }
-            if case .keysyms(let keysyms) = read { typable = .some(keysyms) } else { typable = .some(nil) }
-        }
-        guard let known = typable ?? nil else { return true }
-        return known.contains(keysym)
     }
 
     static let shiftL: UInt32 = 0xffe1

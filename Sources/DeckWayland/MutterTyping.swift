@@ -12,30 +12,14 @@ extension MutterDesktop {
             pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
     }
 
-    /// Types the strokes in order, each key's modifiers pressed before it and released after it; returns once
-    /// Mutter has them all.
+    /// Types the strokes in order (`KeysymSession.type`); returns once Mutter has them all.
     func type(_ strokes: [WaylandStroke]) async -> ActionResult {
         await onInputQueue {
             guard let session = self.inputSession() else { return .failed("no display") }
-            if let missing = strokes.first(where: { stroke in
-                !(stroke.modifiers + [stroke.keysym]).allSatisfy(session.canType)
-            }) {
-                return .failed(WaylandStrokes.cannotType(missing))
-            }
-            do {
-                for stroke in strokes { try Self.press(stroke, in: session) }
-                return .ok
-            } catch {
+            do { return try session.type(strokes) } catch {
                 self.forget(session)
                 return .failed("no display")
             }
         }
-    }
-
-    private static func press(_ stroke: WaylandStroke, in session: MutterSession) throws(DBusError) {
-        for modifier in stroke.modifiers { try session.key(modifier, pressed: true) }
-        // Released even when the key failed: a modifier left down would change every later key.
-        defer { for modifier in stroke.modifiers.reversed() { try? session.key(modifier, pressed: false) } }
-        try session.tap(keysym: stroke.keysym)
     }
 }

@@ -115,5 +115,5 @@ def test_the_viewer_clicks_and_types_through_wlroots_virtual_devices(host, clien
 
 def test_doctor_names_the_portal_back_end(host):
     doctor = host.cli("doctor", check=False)
-    assert "ok   desktop: Wayland (ScreenCast portal" in doctor, doctor
+    assert "ok   desktop: Wayland (desktop portal)" in doctor, doctor
     assert "ok   pointer and keys: wlroots' virtual pointer and virtual keyboard" in doctor, doctor

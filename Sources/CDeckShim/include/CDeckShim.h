@@ -84,10 +84,24 @@ int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out);
 
 /// CreateSession's `(a{sv})`: handle_token and session_handle_token.
 GVariant *deck_gv_portal_create_session(const char *handle_token, const char *session_token);
-/// SelectSources' `(oa{sv})`: monitors only, one of them, `cursor_mode`, persist_mode 2 (until revoked), and the
-/// restore token of an earlier start when there is one (NULL: none).
+/// SelectSources' `(oa{sv})`: monitors only, one of them, `cursor_mode`; with `persist`, persist_mode 2 (until
+/// revoked) and the restore token of an earlier start when there is one (NULL: none). A remote-desktop session
+/// persists through SelectDevices instead (`persist` false).
 GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
-                                        const char *restore_token);
+                                        gboolean persist, const char *restore_token);
+/// The RemoteDesktop portal's SelectDevices `(oa{sv})`: device `types` (1 keyboard, 2 pointer); with `persist`
+/// (version 2 and later), persist_mode 2 and the restore token when there is one.
+GVariant *deck_gv_portal_select_devices(const char *session, const char *handle_token, uint32_t types,
+                                        gboolean persist, const char *restore_token);
+/// The RemoteDesktop portal's input calls, each `(oa{sv}…)` with no options: NotifyPointerMotionAbsolute's
+/// `(udd)` stream node and position, NotifyPointerButton's `(iu)`, NotifyPointerAxisDiscrete's `(ui)` and
+/// NotifyKeyboardKeysym's `(iu)`.
+GVariant *deck_gv_portal_motion(const char *session, uint32_t stream, double x, double y);
+GVariant *deck_gv_portal_button(const char *session, int32_t button, gboolean pressed);
+GVariant *deck_gv_portal_axis_discrete(const char *session, uint32_t axis, int32_t steps);
+GVariant *deck_gv_portal_keysym(const char *session, uint32_t keysym, gboolean pressed);
+/// The `u` at `key` of an `a{sv}` dictionary into `value`; 0 when there is one.
+int deck_gv_lookup_uint32(GVariant *dictionary, const char *key, uint32_t *value);
 /// Start's `(osa{sv})`: no parent window.
 GVariant *deck_gv_portal_start(const char *session, const char *handle_token);
 /// `(oa{sv})` with no options (OpenPipeWireRemote).

@@ -16,16 +16,9 @@ extension Doctor {
                 Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(),
                 Check(
                     name: "screen consent", ok: true,
-                    detail: "the computer's user approves screen sharing once; the approval is kept",
+                    detail: "the computer's user approves screen sharing on the computer (once, where the portal keeps it)",
                     fix: ""),
-                WlrInput.isAvailable()
-                    ? Check(
-                        name: "pointer and keys", ok: true,
-                        detail: "wlroots' virtual pointer and virtual keyboard",
-                        fix: "")
-                    : Check(
-                        name: "pointer and keys", ok: false, detail: "not supported on this desktop yet",
-                        fix: "use a wlroots compositor (sway), GNOME or an X11 session to drive the pointer and type"),
+                inputCheck(HostDesktop.portalInputRoute()),
             ]
         case .waylandUnsupported(let missing):
             return [
@@ -40,6 +33,14 @@ extension Doctor {
                     fix: "run touchdeck inside your desktop session, or use `make run` for a private Xvfb")
             ]
         }
+    }
+
+    /// How the pointer and the keys reach a portal desktop.
+    private func inputCheck(_ route: PortalInputRoute) -> Check {
+        Check(
+            name: "pointer and keys", ok: route != .none, detail: route.detail,
+            fix: "make /dev/uinput writable for your user (README: the udev rule), or use KDE, a wlroots compositor "
+                + "(sway), GNOME or an X11 session")
     }
 
     /// PipeWire carries Mutter's screen-cast frames: its socket must be there.

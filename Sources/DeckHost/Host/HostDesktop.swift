@@ -92,14 +92,20 @@ public struct HostDesktop: Sendable {
                 configDirectory
                 ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
                 .appendingPathComponent("touchdeck")
-            desktop.screen = PortalDesktop(configDirectory: folder).screen.sharingCaptures()
-            if WlrInput.isAvailable() {
-                // wlroots (sway, Hyprland…): its virtual pointer and keyboard.
+            let route = portalInputRoute()
+            var remoteDesktop: UInt32? = nil
+            if case .remoteDesktopPortal(let version) = route { remoteDesktop = version }
+            let portal = PortalDesktop(configDirectory: folder, remoteDesktop: remoteDesktop)
+            desktop.screen = portal.screen.sharingCaptures()
+            switch route {
+            case .wlroots:
                 let wlr = WlrInput()
                 (desktop.input, desktop.keys, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
-            } else {
-                desktop.typing = .unavailable("typing is not available on this Wayland desktop yet")
-                (desktop.input, desktop.keys) = (PortalDesktop.input, PortalDesktop.keypad)
+            case .remoteDesktopPortal:
+                (desktop.input, desktop.keys, desktop.typing) = (portal.input, portal.keypad, portal.typing)
+            case .uinput, .none:
+                desktop.typing = .unavailable(PortalDesktop.noInputReason)
+                (desktop.input, desktop.keys) = (PortalDesktop.noInput, PortalDesktop.noKeypad)
             }
             desktop.isLocked = LockProbe.logind().isLocked
         case .waylandUnsupported, .none:
@@ -108,6 +114,13 @@ public struct HostDesktop: Sendable {
             desktop.isLocked = LockProbe.logind().isLocked
         }
         return desktop
+    }
+
+    /// How the pointer and the keys reach this portal desktop (`PortalInputRoute`, with the live probes).
+    static func portalInputRoute() -> PortalInputRoute {
+        PortalInputRoute.choose(
+            wlroots: { WlrInput.isAvailable() }, remoteDesktopPortal: PortalDesktop.remoteDesktopVersion,
+            uinput: { false })
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,

@@ -1,32 +1,43 @@
 import DeckScreen
 import Foundation
 
-/// A continuous capture through the ScreenCast portal (`ScreenCapture`): a `PortalSession` and a `PipeWireStream`
-/// on the connection the portal opened. The restore token the start returned replaces the saved one.
+/// A continuous capture through the portal (`ScreenCapture`): a `PortalSession` (a screen cast, or a remote-desktop
+/// session whose input the desktop uses while it runs) and a `PipeWireStream` on the connection the portal opened.
+/// The restore token the start returned replaces the saved one.
 final class PortalCapture: ScreenCapture, @unchecked Sendable {
     let session: PortalSession
     private let stream: PipeWireStream
+    private let ended: @Sendable (PortalSession) -> Void
 
-    /// Starts a session with the saved token (the user is asked only without a valid one) and its stream.
-    init(bus: SessionBus, token: PortalRestoreToken, fps: Int, handlers: CaptureHandlers) throws(ScreenSourceError) {
+    /// Starts a session of `kind` with the saved token (the user is asked only without a valid one) and its
+    /// stream; `started` and `ended` hear of the session (the desktop's input goes through it meanwhile).
+    init(
+        bus: SessionBus, kind: PortalSession.Kind = .screenCast, token: PortalRestoreToken, fps: Int,
+        handlers: CaptureHandlers,
+        started: @Sendable (PortalSession) -> Void = { _ in }, ended: @escaping @Sendable (PortalSession) -> Void = { _ in }
+    ) throws(ScreenSourceError) {
         let session: PortalSession
-        do { session = try PortalSession(bus: bus, restoreToken: token.load()) } catch {
+        do { session = try PortalSession(bus: bus, kind: kind, restoreToken: token.load()) } catch {
             throw Self.screenError(error)
         }
         if let renewed = session.restoreToken { try? token.save(renewed) }
-        let ended = CaptureHandlers(frame: handlers.frame) { error in
+        let streamEnded = CaptureHandlers(frame: handlers.frame) { error in
             session.close()
+            ended(session)
             handlers.ended(error)
         }
         do throws(ScreenSourceError) {
             let remote: Int32
             do { remote = try session.openRemote() } catch { throw Self.screenError(error) }
-            stream = try PipeWireStream(node: session.node, fps: fps, handlers: ended, remote: remote)
+            guard let node = session.stream?.node else { throw .captureFailed("the portal started no stream") }
+            stream = try PipeWireStream(node: node, fps: fps, handlers: streamEnded, remote: remote)
         } catch {
             session.close()
             throw error
         }
         self.session = session
+        self.ended = ended
+        started(session)
     }
 
     deinit { stop() }
@@ -34,7 +45,7 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
     static func screenError(_ error: PortalError) -> ScreenSourceError {
         switch error {
         case .denied: .captureFailed("the computer's user did not allow screen sharing")
-        case .failed(let text): .captureFailed("ScreenCast portal: \(text)")
+        case .failed(let text): .captureFailed("desktop portal: \(text)")
         }
     }
 
@@ -44,5 +55,6 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
     func stop() {
         stream.stop()
         session.close()
+        ended(session)
     }
 }

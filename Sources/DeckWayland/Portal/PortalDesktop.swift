@@ -3,30 +3,81 @@ import DeckScreen
 import Dispatch
 import Foundation
 
-/// KDE, wlroots and other Wayland desktops without Mutter, through the ScreenCast portal (SPEC §7): monitors from
-/// the compositor's outputs, captures through `PortalCapture` (the user approves once; the restore token is kept in
-/// the config dir). No input yet: the pointer and the keypad answer that this desktop cannot take them.
-public final class PortalDesktop: Sendable {
-    private let token: PortalRestoreToken
+/// KDE, wlroots and other Wayland desktops without Mutter, through the desktop portal (SPEC §7): monitors from the
+/// compositor's outputs, captures through `PortalCapture`. Without remote input (`remoteDesktop` nil) a capture is
+/// a ScreenCast session, approved once (its restore token is kept in the config dir). With the RemoteDesktop portal
+/// (KDE), a capture is a remote-desktop session with the monitor's stream, so one approval covers the screen, the
+/// pointer and the keys, and input goes through it (`PortalInput`); before RemoteDesktop version 2 the portal
+/// keeps no approval, and the user is asked at every start.
+///
+/// `@unchecked Sendable`: the input sessions are touched only on `inputQueue` (which also keeps input events in
+/// order); `captures` is guarded by `lock`.
+public final class PortalDesktop: @unchecked Sendable {
+    let token: PortalRestoreToken
     private let queue = DispatchQueue(label: "touchdeck.portal")
+    /// The RemoteDesktop portal's version, when input goes through it.
+    let remoteDesktop: UInt32?
+    let inputQueue = DispatchQueue(label: "touchdeck.portal-input")
+    /// A remote-desktop session for input while no capture runs (e.g. the keypad), closed after `inputIdle`
+    /// seconds without use; on `inputQueue`.
+    var inputOnly: PortalSession?
+    var inputOnlyUses = 0
+    let inputIdle: Double
+    let lock = NSLock()
+    var captures: [PortalSession] = []
 
-    /// A desktop whose restore token lives in `configDirectory`.
-    public init(configDirectory: URL) { token = PortalRestoreToken(directory: configDirectory) }
+    /// A desktop whose restore token lives in `configDirectory`; `remoteDesktop` is the RemoteDesktop portal's
+    /// version when input should go through it (`remoteDesktopVersion()`), nil for the screen alone.
+    public init(configDirectory: URL, remoteDesktop: UInt32? = nil, inputIdle: Double = 300) {
+        self.remoteDesktop = remoteDesktop
+        self.inputIdle = inputIdle
+        token = PortalRestoreToken(
+            directory: configDirectory, name: remoteDesktop == nil ? "portal-restore-token" : "portal-remote-restore-token")
+    }
 
     /// Whether the ScreenCast portal (version 4: persistent sessions) answers on the session bus.
     public static func isAvailable() -> Bool {
-        guard let bus = try? SessionBus(),
-            let version = try? bus.property(
-                PortalSession.portal, PortalSession.objectPath, PortalSession.screenCast, "version")
-        else { return false }
-        return version.isOfType("u") && version.uint32 >= 4
+        guard let version = version(of: PortalSession.screenCast) else { return false }
+        return version >= 4
     }
+
+    /// The RemoteDesktop portal's version when it answers on the session bus and offers a keyboard and a pointer.
+    public static func remoteDesktopVersion() -> UInt32? {
+        guard let version = version(of: PortalSession.remoteDesktop), let bus = try? SessionBus(),
+            let types = try? bus.property(
+                PortalSession.portal, PortalSession.objectPath, PortalSession.remoteDesktop, "AvailableDeviceTypes"),
+            types.isOfType("u"), types.uint32 & (PortalSession.keyboard | PortalSession.pointer) != 0
+        else { return nil }
+        return version
+    }
+
+    private static func version(of interface: String) -> UInt32? {
+        guard let bus = try? SessionBus(),
+            let version = try? bus.property(PortalSession.portal, PortalSession.objectPath, interface, "version"),
+            version.isOfType("u")
+        else { return nil }
+        return version.uint32
+    }
+
+    /// What a session of this desktop is (`monitor`: with a stream).
+    func kind(monitor: Bool) -> PortalSession.Kind {
+        guard let remoteDesktop else { return .screenCast }
+        return .remoteDesktop(monitor: monitor, persist: remoteDesktop >= 2)
+    }
+
+    /// Whether the portal keeps the user's approval (a restore token) between sessions.
+    var persists: Bool { (remoteDesktop ?? 2) >= 2 }
 
     public var screen: ScreenSource {
         let token = token
+        let kind = kind(monitor: true)
         let start: StartCapture = { _, fps, handlers in
-            try PortalCapture(bus: try Self.bus(), token: token, fps: fps, handlers: handlers)
+            try PortalCapture(
+                bus: try Self.bus(), kind: kind, token: token, fps: fps, handlers: handlers,
+                started: { session in self.lock.withLock { self.captures.append(session) } },
+                ended: { session in self.lock.withLock { self.captures.removeAll { $0 === session } } })
         }
+        let persists = persists
         return ScreenSource(
             monitors: {
                 try await self.blocking { () throws(ScreenSourceError) in
@@ -39,24 +90,32 @@ public final class PortalDesktop: Sendable {
             // first approved there is no thumbnail at all: listing must not put a dialog on the computer's screen.
             grab: { monitor in
                 try await self.blocking { () throws(ScreenSourceError) in
-                    guard token.load() != nil else { throw .captureFailed("screen sharing is not approved yet") }
+                    guard persists, token.load() != nil else {
+                        throw .captureFailed("screen sharing is not approved yet")
+                    }
                     return try grabFirstFrame(monitor, start, seconds: 3)
                 }
             },
             capture: start,
-            // No restore token: the portal asks the user (KDE's dialog; a refused or stale token asks again).
-            needsApproval: { token.load() == nil })
+            // No restore token (or a portal that keeps none): the portal asks the user (KDE's dialog; a refused or
+            // stale token asks again).
+            needsApproval: { !persists || token.load() == nil })
     }
 
-    /// Input the portal desktop cannot take yet (the wlroots virtual pointer and keyboard are still to come).
-    public static let input = InputSink(
+    /// Input on a desktop with no way to take it (neither the RemoteDesktop portal nor wlroots' virtual devices
+    /// nor a writable `/dev/uinput`).
+    public static let noInput = InputSink(
         movePointer: { _ in throw InputSinkError.noInjection }, setButton: { _, _ in throw InputSinkError.noInjection },
         scroll: { _, _ in throw InputSinkError.noInjection }, tapKeysym: { _ in throw InputSinkError.noInjection })
 
-    /// Keypad keys the portal desktop cannot type yet.
-    public static let keypad = KeyInjector { _ in .failed("typing is not supported on this desktop yet") }
+    /// Keypad keys on such a desktop.
+    public static let noKeypad = KeyInjector { _ in .failed(noInputReason) }
 
-    private static func bus() throws(ScreenSourceError) -> SessionBus {
+    /// Why such a desktop cannot type.
+    public static let noInputReason =
+        "this Wayland desktop takes no remote keys (no RemoteDesktop portal, no virtual keyboard, no writable /dev/uinput)"
+
+    static func bus() throws(ScreenSourceError) -> SessionBus {
         do { return try SessionBus() } catch { throw MutterDesktop.screenError(error) }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The ScreenCast portal's restore token, kept in a file of the host's config dir (mode 0600: it stands for the
-/// user's approval) and renewed after every start, so the user approves screen sharing once.
+/// A portal's restore token (the ScreenCast's, or the RemoteDesktop's), kept in a file of the host's config dir
+/// (mode 0600: it stands for the user's approval) and renewed after every start, so the user approves once.
 public struct PortalRestoreToken: Sendable {
     public let file: URL
 
-    /// The token file `portal-restore-token` in `directory`.
-    public init(directory: URL) { file = directory.appendingPathComponent("portal-restore-token") }
+    /// The token file `name` in `directory` (`portal-restore-token` for screen casts).
+    public init(directory: URL, name: String = "portal-restore-token") { file = directory.appendingPathComponent(name) }
 
     /// The saved token; nil when there is none (or it cannot be read: the user is then asked again).
     public func load() -> String? {
@@ -17,8 +17,8 @@ public struct PortalRestoreToken: Sendable {
 
     /// Replaces the saved token: a temporary file made 0600 before it is written, then renamed over the old one.
     public func save(_ token: String) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".portal-restore-token.tmp")
-        FileManager.default.createFile(
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).tmp")
+        _ = FileManager.default.createFile(
             atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
         try Data((token + "\n").utf8).write(to: temporary)
         guard rename(temporary.path, file.path) == 0 else {

@@ -2,7 +2,7 @@ import CDeckShim
 import CGio
 import Foundation
 
-/// Why the ScreenCast portal gave no stream.
+/// Why the portal gave no session.
 public enum PortalError: Error, Equatable, Sendable {
     /// The computer's user refused (or closed the dialog): response 1.
     case denied
@@ -10,56 +10,94 @@ public enum PortalError: Error, Equatable, Sendable {
     case failed(String)
 }
 
-/// One session with the ScreenCast portal (`org.freedesktop.portal.ScreenCast` v4), as KDE, wlroots and other
-/// non-GNOME desktops offer screen capture: CreateSession → SelectSources (one monitor, the cursor as metadata when
-/// offered, `persist_mode` 2 with the last restore token, so the user approves once) → Start → the stream's
-/// PipeWire node → OpenPipeWireRemote. Every request answers through a `Response` signal on its own object,
-/// subscribed to before the call (`SessionBus.waitForSignal`).
+/// One session with the desktop portal, as KDE, wlroots and other non-GNOME desktops offer screen capture and
+/// remote input. A screen-cast session (`org.freedesktop.portal.ScreenCast` v4): CreateSession → SelectSources
+/// (one monitor, the cursor as metadata when offered, `persist_mode` 2 with the last restore token, so the user
+/// approves once) → Start → the stream's PipeWire node → OpenPipeWireRemote. A remote-desktop session
+/// (`org.freedesktop.portal.RemoteDesktop`): CreateSession → SelectDevices (keyboard and pointer; persistence
+/// there, from version 2) → SelectSources on the same session when a monitor is wanted → Start, which also says
+/// which devices the user allowed; its input calls name the session. Every request answers through a `Response`
+/// signal on its own object, subscribed to before the call (`SessionBus.waitForSignal`).
 ///
-/// Blocking; `@unchecked Sendable`: immutable after `init` apart from the closed flag.
-final class PortalSession: @unchecked Sendable {
+/// Blocking; `@unchecked Sendable`: immutable after `init` apart from the closed flag (GDBus calls are
+/// thread-safe; callers keep the order of input events by calling from one queue).
+final class PortalSession: KeysymSession, @unchecked Sendable {
     static let portal = "org.freedesktop.portal.Desktop"
     static let objectPath = "/org/freedesktop/portal/desktop"
     static let screenCast = "org.freedesktop.portal.ScreenCast"
+    static let remoteDesktop = "org.freedesktop.portal.RemoteDesktop"
+
+    /// What a session is for.
+    enum Kind: Equatable {
+        /// A screen cast (no input).
+        case screenCast
+        /// Remote input, with the monitor's stream when `monitor`; `persist` when the portal keeps approvals
+        /// (RemoteDesktop version 2 and later).
+        case remoteDesktop(monitor: Bool, persist: Bool)
+    }
+
+    /// The RemoteDesktop portal's device types.
+    static let keyboard: UInt32 = 1
+    static let pointer: UInt32 = 2
 
     private let bus: SessionBus
     /// The session's object path.
     let handle: String
-    /// The stream: its PipeWire node and size (the monitor's pixels).
-    let node: UInt32
-    let width: Int
-    let height: Int
+    /// The stream: its PipeWire node and size (the monitor's pixels); nil for an input-only session.
+    let stream: (node: UInt32, width: Int, height: Int)?
+    /// The devices the user allowed (`keyboard`, `pointer`); 0 for a screen cast.
+    let devices: UInt32
     /// What to pass next time so the user is not asked again (nil: the portal gave none).
     let restoreToken: String?
+    /// The keysyms the layout can type, read once per session.
+    let layout = LayoutKeysyms()
     private let closed = LockedFlag()
 
-    /// Opens and starts a session; `restoreToken` is the one an earlier start returned.
-    init(bus: SessionBus, restoreToken: String?) throws(PortalError) {
+    /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned.
+    init(bus: SessionBus, kind: Kind = .screenCast, restoreToken: String?) throws(PortalError) {
         self.bus = bus
-        let created = try Self.request(bus, "CreateSession") { token in
+        let interface = kind == .screenCast ? Self.screenCast : Self.remoteDesktop
+        let created = try Self.request(bus, interface, "CreateSession") { token in
             deck_gv_portal_create_session(token, "touchdeck\(Self.nextToken())")
         }
         guard let handle = Self.string(created, "session_handle") else { throw .failed("CreateSession: no session") }
         self.handle = handle
         do {
-            let cursor = Self.cursorMode(bus)
-            _ = try Self.request(bus, "SelectSources") { token in
-                deck_gv_portal_select_sources(handle, token, cursor, restoreToken)
+            var wantsMonitor = true
+            if case .remoteDesktop(let monitor, let persist) = kind {
+                wantsMonitor = monitor
+                _ = try Self.request(bus, Self.remoteDesktop, "SelectDevices") { token in
+                    deck_gv_portal_select_devices(
+                        handle, token, Self.keyboard | Self.pointer, persist ? 1 : 0, persist ? restoreToken : nil)
+                }
             }
-            let started = try Self.request(bus, "Start") { token in deck_gv_portal_start(handle, token) }
+            if wantsMonitor {
+                let cursor = Self.cursorMode(bus)
+                let persist = kind == .screenCast
+                _ = try Self.request(bus, Self.screenCast, "SelectSources") { token in
+                    deck_gv_portal_select_sources(handle, token, cursor, persist ? 1 : 0, persist ? restoreToken : nil)
+                }
+            }
+            let started = try Self.request(bus, interface, "Start") { token in deck_gv_portal_start(handle, token) }
             var node: UInt32 = 0
             var width: Int32 = 0
             var height: Int32 = 0
-            guard deck_gv_first_stream(started.raw, &node, &width, &height) == 0 else {
+            if deck_gv_first_stream(started.raw, &node, &width, &height) == 0 {
+                stream = (node, Int(width), Int(height))
+            } else if wantsMonitor {
                 throw PortalError.failed("Start: no stream")
+            } else {
+                stream = nil
             }
-            (self.node, self.width, self.height) = (node, Int(width), Int(height))
+            var granted: UInt32 = 0
+            devices = deck_gv_lookup_uint32(started.raw, "devices", &granted) == 0 ? granted : 0
             self.restoreToken = Self.string(started, "restore_token")
-        } catch let error as PortalError {
-            _ = try? bus.call(Self.portal, handle, "org.freedesktop.portal.Session", "Close", timeout: 2)
-            throw error
+            // As with Mutter (which GNOME's portal back-end drives), the first key of a session is lost and the
+            // seat's clients learn of the virtual keyboard only once it is used: a Shift tap first.
+            if devices & Self.keyboard != 0 { try tap(keysym: WaylandStrokes.shiftL) }
         } catch {
-            throw .failed("\(error)")
+            _ = try? bus.call(Self.portal, handle, "org.freedesktop.portal.Session", "Close", timeout: 2)
+            throw error as? PortalError ?? .failed("\(error)")
         }
     }
 
@@ -73,11 +111,41 @@ final class PortalSession: @unchecked Sendable {
         } catch { throw .failed("OpenPipeWireRemote: \(error)") }
     }
 
-    /// Ends the session (the portal ends its stream). Idempotent.
+    /// Ends the session (the portal ends its stream and devices). Idempotent.
     func close() {
         guard closed.set() else { return }
         _ = try? bus.call(Self.portal, handle, "org.freedesktop.portal.Session", "Close", timeout: 2)
     }
+
+    var isClosed: Bool { closed.isSet }
+
+    // MARK: Remote input (a remote-desktop session)
+
+    /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).
+    func move(x: Double, y: Double) throws(DBusError) {
+        guard let stream else { throw MutterInput.noStream }
+        try notify("NotifyPointerMotionAbsolute", deck_gv_portal_motion(handle, stream.node, x, y))
+    }
+
+    /// Presses or releases an evdev button (BTN_LEFT 0x110…).
+    func button(_ code: Int32, pressed: Bool) throws(DBusError) {
+        try notify("NotifyPointerButton", deck_gv_portal_button(handle, code, pressed ? 1 : 0))
+    }
+
+    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal; positive: down or right).
+    func axis(_ axis: UInt32, steps: Int32) throws(DBusError) {
+        try notify("NotifyPointerAxisDiscrete", deck_gv_portal_axis_discrete(handle, axis, steps))
+    }
+
+    func key(_ keysym: UInt32, pressed: Bool) throws(DBusError) {
+        try notify("NotifyKeyboardKeysym", deck_gv_portal_keysym(handle, keysym, pressed ? 1 : 0))
+    }
+
+    private func notify(_ method: String, _ arguments: OpaquePointer?) throws(DBusError) {
+        try bus.call(Self.portal, Self.objectPath, Self.remoteDesktop, method, arguments, timeout: 5)
+    }
+
+    // MARK: Requests
 
     /// Metadata (4) when the portal offers it, else embedded (2): the portal's bitmask, not Mutter's numbers.
     private static func cursorMode(_ bus: SessionBus) -> UInt32 {
@@ -85,11 +153,11 @@ final class PortalSession: @unchecked Sendable {
         return modes & 4 != 0 ? 4 : 2
     }
 
-    /// Calls `method` with a fresh handle token and waits (up to 60 s: the user may be choosing) for its
-    /// `Response`; returns the results dictionary of a response 0.
-    private static func request(_ bus: SessionBus, _ method: String, _ arguments: (String) -> OpaquePointer?)
-        throws(PortalError) -> Variant
-    {
+    /// Calls `method` of `interface` with a fresh handle token and waits (up to 60 s: the user may be choosing)
+    /// for its `Response`; returns the results dictionary of a response 0.
+    private static func request(
+        _ bus: SessionBus, _ interface: String, _ method: String, _ arguments: (String) -> OpaquePointer?
+    ) throws(PortalError) -> Variant {
         let token = "touchdeck\(nextToken())"
         let sender = bus.uniqueName.dropFirst().replacingOccurrences(of: ".", with: "_")
         let path = "/org/freedesktop/portal/desktop/request/\(sender)/\(token)"
@@ -99,7 +167,7 @@ final class PortalSession: @unchecked Sendable {
                 sender: portal, path: path, interface: "org.freedesktop.portal.Request", member: "Response",
                 timeout: 60
             ) { () throws(DBusError) in
-                try bus.call(portal, objectPath, screenCast, method, arguments(token))
+                try bus.call(portal, objectPath, interface, method, arguments(token))
             }
         } catch { throw .failed("\(method): \(error)") }
         switch response.child(0).uint32 {

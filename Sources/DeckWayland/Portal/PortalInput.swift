@@ -1,0 +1,138 @@
+import DeckActions
+import DeckScreen
+import Foundation
+
+/// Input through the RemoteDesktop portal (KDE): the pointer, the keypad and typing go through the newest running
+/// capture's remote-desktop session, whose approval covered them; with none running, through a session of their
+/// own without a stream (the user is asked on the computer unless the portal kept an earlier approval; no
+/// pointer motion then), closed after `inputIdle` seconds unused. Keysyms are placed by the compositor on its
+/// layout, so every keysym is checked against the layout first (`KeysymSession`).
+extension PortalDesktop {
+    public var input: InputSink {
+        InputSink(
+            movePointer: { pixel in
+                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
+                    try session.move(x: Double(pixel.x), y: Double(pixel.y))
+                }
+            },
+            setButton: { button, pressed in
+                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
+                    try session.button(MutterInput.evdevCode(button), pressed: pressed)
+                }
+            },
+            scroll: { direction, steps in
+                let (axis, sign) = MutterInput.axis(direction)
+                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
+                    try session.axis(axis, steps: sign * Int32(clamping: steps))
+                }
+            },
+            tapKeysym: { keysym in
+                try await self.inject(device: PortalSession.keyboard, keysym: keysym) { session throws(DBusError) in
+                    guard session.canType(keysym) else { throw MutterInput.noKeycode }
+                    try session.tap(keysym: keysym)
+                }
+            })
+    }
+
+    /// Keypad keys as keysyms through the portal.
+    public var keypad: KeyInjector {
+        KeyInjector { key in await self.type([WaylandStroke(keysym: MutterDesktop.keysym(for: key))]) }
+    }
+
+    /// Text and the keyboard row's keys as keysyms through the portal.
+    public var typing: TypingSink {
+        TypingSink(
+            typeText: { text in await self.type(WaylandStrokes.text(text)) },
+            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+    }
+
+    /// What the device is told when the user did not allow remote control.
+    static let notAllowed = "the computer's user did not allow remote control"
+
+    func type(_ strokes: [WaylandStroke]) async -> ActionResult {
+        await onInputQueue {
+            let session: PortalSession
+            switch self.inputSession() {
+            case .success(let opened): session = opened
+            case .failure(let error): return .failed(Self.text(error))
+            }
+            guard session.devices & PortalSession.keyboard != 0 else { return .failed(Self.notAllowed) }
+            do { return try session.type(strokes) } catch {
+                self.forget(session)
+                return .failed("no display")
+            }
+        }
+    }
+
+    private static func text(_ error: PortalError) -> String {
+        switch error {
+        case .denied: notAllowed
+        case .failed(let text) where text == noInputReason: text
+        case .failed(let text): "desktop portal: \(text)"
+        }
+    }
+
+    private func inject(
+        device: UInt32, keysym: UInt32? = nil, _ body: @escaping @Sendable (PortalSession) throws(DBusError) -> Void
+    ) async throws {
+        let failure: InputSinkError? = await onInputQueue { () -> InputSinkError? in
+            guard self.remoteDesktop != nil else { return .noInjection }
+            guard case .success(let session) = self.inputSession() else { return .noDisplay }
+            guard session.devices & device != 0 else { return .noInjection }
+            do throws(DBusError) {
+                try body(session)
+                return nil
+            } catch {
+                return MutterInput.failure(error, keysym: keysym, droppedSession: { self.forget(session) })
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func onInputQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in inputQueue.async { continuation.resume(returning: body()) } }
+    }
+
+    /// On the input queue: the newest running capture's session, else the input-only one (opened when missing:
+    /// this may wait for the user's answer on the computer).
+    private func inputSession() -> Result<PortalSession, PortalError> {
+        if let capture = lock.withLock({ captures.last(where: { !$0.isClosed }) }) { return .success(capture) }
+        if let inputOnly, !inputOnly.isClosed {
+            closeWhenIdle()
+            return .success(inputOnly)
+        }
+        guard remoteDesktop != nil else { return .failure(.failed(Self.noInputReason)) }
+        do {
+            let bus = try SessionBus()
+            let opened = try PortalSession(bus: bus, kind: kind(monitor: false), restoreToken: token.load())
+            if let renewed = opened.restoreToken { try? token.save(renewed) }
+            inputOnly = opened
+            closeWhenIdle()
+            return .success(opened)
+        } catch let error as PortalError {
+            return .failure(error)
+        } catch {
+            return .failure(.failed("\(error)"))
+        }
+    }
+
+    /// On the input queue: counts a use of the input-only session and closes it `inputIdle` seconds later unless
+    /// it was used again meanwhile.
+    private func closeWhenIdle() {
+        inputOnlyUses += 1
+        let use = inputOnlyUses
+        inputQueue.asyncAfter(deadline: .now() + inputIdle) {
+            guard use == self.inputOnlyUses, let session = self.inputOnly else { return }
+            session.close()
+            self.inputOnly = nil
+        }
+    }
+
+    /// On the input queue: after a failed call, forgets `session` if it is the input-only one.
+    private func forget(_ session: PortalSession) {
+        if session === inputOnly {
+            session.close()
+            inputOnly = nil
+        }
+    }
+}
