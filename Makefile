@@ -37,6 +37,7 @@ test-js-node18:
 test-py:
 	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
 	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
+	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
 	scripts/with-sway $(PY) -m pytest -q Tests/wayland
 
 fuzz:

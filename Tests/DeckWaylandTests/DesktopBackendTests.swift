@@ -50,6 +50,30 @@ struct DesktopBackendTests {
         #expect(!asked, "an X11 session never asks for the portal")
     }
 
+    @Test func portalInputTakesWlrootsThenTheRemoteDesktopPortalThenUinput() {
+        var asked: [String] = []
+        func probe<T>(_ name: String, _ answer: T) -> () -> T {
+            { asked.append(name); return answer }
+        }
+        #expect(
+            PortalInputRoute.choose(
+                wlroots: probe("wlroots", true), remoteDesktopPortal: probe("portal", UInt32?(2)),
+                uinput: probe("uinput", true)) == .wlroots)
+        #expect(asked == ["wlroots"], "a later probe was asked after one answered")
+        asked = []
+        #expect(
+            PortalInputRoute.choose(
+                wlroots: probe("wlroots", false), remoteDesktopPortal: probe("portal", UInt32?(1)),
+                uinput: probe("uinput", true)) == .remoteDesktopPortal(version: 1))
+        #expect(asked == ["wlroots", "portal"])
+        #expect(
+            PortalInputRoute.choose(wlroots: { false }, remoteDesktopPortal: { nil }, uinput: { true }) == .uinput)
+        #expect(PortalInputRoute.choose(wlroots: { false }, remoteDesktopPortal: { nil }, uinput: { false }) == .none)
+        // Doctor tells a portal that asks every session from one that keeps the approval.
+        #expect(PortalInputRoute.remoteDesktopPortal(version: 1).detail.contains("every session"))
+        #expect(PortalInputRoute.remoteDesktopPortal(version: 2).detail.contains("approves once"))
+    }
+
     @Test func theOverrideWins() {
         let wayland = ["XDG_SESSION_TYPE": "wayland", "TOUCHDECK_DESKTOP": "x11"]
         #expect(DesktopBackend.choose(environment: wayland, mutterOnBus: { true }) == .x11)
