@@ -2,7 +2,8 @@
 the screen through Mutter's ScreenCast + PipeWire and takes the pointer and the keypad through its RemoteDesktop.
 A GTK client (gtk_pattern.py) paints a known pattern fullscreen and prints its input events as JSON lines. What is
 checked: the decoded keyframe against the pattern (PSNR-Y), clicks at the right pixels, the wheel's direction,
-keypad keys, text and special keys arriving in the client (or failing with the character named). Skipped outside scripts/with-mutter."""
+keypad keys, text and special keys arriving in the client (or failing with the character named), and a recording
+(`touchdeck record`) read by ffprobe and decoded against the pattern. Skipped outside scripts/with-mutter."""
 
 import asyncio
 import base64
@@ -233,3 +234,26 @@ def test_doctor_names_the_gnome_back_end_and_checks_pipewire(host):
     assert "ok   desktop: GNOME (Mutter on Wayland)" in doctor, doctor
     assert "ok   PipeWire: " in doctor, doctor
     assert "display: DISPLAY is not set" not in doctor, "the X11 checks ran on a Wayland session"
+
+
+def test_a_recording_of_the_gnome_screen_is_h264_that_shows_the_pattern(host, tmp_path):
+    # The daemon's HOME is tmp_path, with no user-dirs.dirs: ~/Videos. No sound server here: video only.
+    videos = tmp_path / "Videos"
+    assert "Recording" in host.cli("record", "start", "--fps", "30")
+    time.sleep(3)
+    assert "Saved" in host.cli("record", "stop")
+    files = sorted((videos / "TouchDeck").glob("*.mp4"))
+    assert len(files) == 1, files
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", str(files[0])],
+                           capture_output=True, text=True, timeout=60)
+    info = json.loads(probe.stdout)
+    assert [s["codec_name"] for s in info["streams"]] == ["h264"], info["streams"]
+    assert abs(float(info["format"]["duration"]) - 3) <= 0.5, info["format"]
+    with av.open(str(files[0])) as container:
+        last = None
+        for frame in container.decode(video=0):
+            last = frame
+    assert (last.width, last.height) == (WIDTH, HEIGHT)
+    quality = psnr(luma(last.reformat(format="yuv420p")), reference_luma(pattern_bgra(), WIDTH, HEIGHT))
+    print(f"recording: PSNR-Y {quality:.1f} dB against the pattern")
+    assert quality >= 35
