@@ -16,7 +16,7 @@ import subprocess
 import av
 import pytest
 
-from test_mutter_live import HEIGHT, WIDTH, GTKClient, next_video, pattern_bgra
+from test_mutter_live import HEIGHT, WIDTH, client, next_video, pattern_bgra  # noqa: F401 (client: a fixture)
 from h264check import luma, psnr, reference_luma
 from livehelpers import Daemon, paired_device, run
 
@@ -35,13 +35,6 @@ def computer_user(*clicks):
     """The person at the computer clicks at these monitor pixels, in order."""
     args = [str(v) for x, y in clicks for v in ("click", x, y)]
     subprocess.run(["/usr/bin/python3", str(USER), *args], check=True, timeout=30)
-
-
-@pytest.fixture
-def client():
-    gtk = GTKClient()
-    yield gtk
-    gtk.stop()
 
 
 @pytest.fixture
