@@ -16,7 +16,8 @@ enum UinputError: Error, Equatable {
     /// A short reason for the device's user.
     var reason: String {
         switch self {
-        case .cannotCreate(let path, let code): "cannot create an input device at \(path): \(String(cString: strerror(code)))"
+        case .cannotCreate(let path, let code):
+            "cannot create an input device at \(path): \(String(cString: strerror(code)))"
         case .writeFailed(let code): "the input device failed: \(String(cString: strerror(code)))"
         case .noDesktop: "no display"
         case .noKeymap: "no keyboard layout to type with"
@@ -51,7 +52,8 @@ struct UinputDevices: Sendable {
             makePointer: { width, height throws(UinputError) in
                 try check(deck_uinput_create_pointer(path, pointerName, width, height), path)
             },
-            makeKeyboard: { () throws(UinputError) in try check(deck_uinput_create_keyboard(path, keyboardName), path) })
+            makeKeyboard: { () throws(UinputError) in try check(deck_uinput_create_keyboard(path, keyboardName), path) }
+        )
     }
 
     private static func check(_ result: Int32, _ path: String) throws(UinputError) -> Int32 {
@@ -71,6 +73,7 @@ struct UinputTiming: Sendable {
     /// How long the desktop's size and the keymap are trusted before they are read again.
     var refreshNanoseconds: UInt64
 
-    static let live = UinputTiming(settleMicroseconds: 250_000, paceMicroseconds: 2_000, refreshNanoseconds: 2_000_000_000)
+    static let live = UinputTiming(
+        settleMicroseconds: 250_000, paceMicroseconds: 2_000, refreshNanoseconds: 2_000_000_000)
     static let immediate = UinputTiming(settleMicroseconds: 0, paceMicroseconds: 0, refreshNanoseconds: 0)
 }

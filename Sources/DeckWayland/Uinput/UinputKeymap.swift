@@ -52,7 +52,7 @@ struct UinputKeymap: Sendable {
     /// Walks `keymap` (and releases it): level by level, key by key, so the first place found is the lowest.
     private init(keymap: OpaquePointer, group: UInt32) {
         defer { xkb_keymap_unref(keymap) }
-        let modifierKeys = UinputModifierKeys(keymap: keymap)
+        let modifierKeys = UinputModifierKeys(keymap: keymap, group: group)
         let keycodes = xkb_keymap_min_keycode(keymap)...xkb_keymap_max_keycode(keymap)
         let levels = keycodes.map { Self.levels(keymap, $0, group) }.max() ?? 0
         var found: [UInt32: Key] = [:]
@@ -83,7 +83,7 @@ struct UinputKeymap: Sendable {
     }
 }
 
-extension Optional<String> {
+extension String? {
     /// `withCString` for an optional string: nil passes NULL.
     fileprivate func withOptionalCString<T>(_ body: (UnsafePointer<CChar>?) -> T) -> T {
         switch self {

@@ -12,11 +12,14 @@ struct UinputModifierKeys {
     private static let holdable: Set<UInt32> = [0xffe1, 0xffe2, 0xfe03]  // Shift_L, Shift_R, ISO_Level3_Shift
     private static let preferred = [KEY_LEFTSHIFT, KEY_RIGHTSHIFT, KEY_RIGHTALT].map { xkb_keycode_t($0 + 8) }
 
-    /// Reads the holdable keys of `keymap` (borrowed: used only while the caller holds it).
-    init(keymap: OpaquePointer) {
+    /// Reads the holdable keys of `keymap` in its layout `group` (the keymap is borrowed: used only while the
+    /// caller holds it).
+    init(keymap: OpaquePointer, group: UInt32) {
         self.keymap = keymap
         guard let state = xkb_state_new(keymap) else { return }
         defer { xkb_state_unref(state) }
+        // In a keymap of several layouts, right Alt may be AltGr in one and Alt in another.
+        xkb_state_update_mask(state, 0, 0, 0, 0, 0, group)
         let all = Array(xkb_keymap_min_keycode(keymap)...xkb_keymap_max_keycode(keymap))
         let ordered = Self.preferred.filter(all.contains) + all.filter { !Self.preferred.contains($0) }
         for keycode in ordered where (9...256).contains(keycode) {
