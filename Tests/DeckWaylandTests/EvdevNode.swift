@@ -1,6 +1,7 @@
 import CDeckShim
 import Foundation
 import Glibc
+import Testing
 
 @testable import DeckWayland
 
@@ -77,5 +78,26 @@ final class EvdevNode {
         var chunk = [UInt8](repeating: 0, count: 24 * 64)
         while Glibc.read(fd, &chunk, chunk.count) > 0 {}
         return errno == ENODEV
+    }
+}
+
+extension EvdevNode {
+    /// What udev's input_id builtin says the device is (ID_INPUT_MOUSE=1…), the tags libinput goes by: asked
+    /// of `udevadm test-builtin` ($TOUCHDECK_UDEVADM, which scripts/with-uinput-vm fetches, else the system's).
+    func udevClassification() throws -> Set<String> {
+        let candidates = [ProcessInfo.processInfo.environment["TOUCHDECK_UDEVADM"], "/bin/udevadm", "/usr/bin/udevadm"]
+        let udevadm = try #require(
+            candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) },
+            "no udevadm (scripts/with-uinput-vm fetches one)")
+        let command = "'\(udevadm)' test-builtin input_id '/sys/class/input/\((path as NSString).lastPathComponent)'"
+        // popen, not Foundation's Process, which hung in the guest (its run loop logged it could not make its wake-up
+        // socket pair).
+        let stream = try #require(popen(command + " 2>/dev/null", "r"), "popen failed")
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let count = fread(&chunk, 1, chunk.count, stream), count > 0 { bytes += chunk.prefix(count) }
+        #expect(pclose(stream) == 0, "udevadm failed")
+        let text = String(decoding: bytes, as: UTF8.self)
+        return Set(text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("ID_INPUT") })
     }
 }

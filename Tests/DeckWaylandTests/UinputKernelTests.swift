@@ -46,7 +46,10 @@ struct UinputKernelTests {
         #expect(pointer.codes(EV_ABS) == [Int(ABS_X), Int(ABS_Y)])
         #expect(pointer.range(ABS_X) == 0...1919 && pointer.range(ABS_Y) == 0...1079)
         #expect(pointer.codes(EV_REL) == [6, 8, 11, 12], "HWHEEL, WHEEL and their hi-res twins")
-        #expect(pointer.codes(EV_ABS).count == 2)
+        let udev = try pointer.udevClassification()
+        #expect(udev.contains("ID_INPUT_MOUSE=1"), "udev: \(udev.sorted())")
+        let others = ["TABLET", "TOUCHSCREEN", "TOUCHPAD", "JOYSTICK", "KEYBOARD", "KEY"].map { "ID_INPUT_\($0)=1" }
+        #expect(udev.isDisjoint(with: others), "a mouse only: \(udev.sorted())")
     }
 
     @Test func theKernelReportsAKeyboardWithKeys1To248AndNoRepeat() async throws {
@@ -54,6 +57,9 @@ struct UinputKernelTests {
         let keyboard = devices.keyboard
         #expect(keyboard.codes(0) == [Int(EV_SYN), Int(EV_KEY)])
         #expect(keyboard.codes(EV_KEY) == Array(1...248))
+        let udev = try keyboard.udevClassification()
+        #expect(udev.isSuperset(of: ["ID_INPUT_KEYBOARD=1", "ID_INPUT_KEY=1"]), "udev: \(udev.sorted())")
+        #expect(!udev.contains("ID_INPUT_MOUSE=1"))
     }
 
     @Test func pointerEventsArriveAsSent() async throws {
