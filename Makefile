@@ -26,6 +26,7 @@ test-swift:
 	scripts/with-mutter $(SWIFT) test --skip-build --filter DeckWaylandTests
 	MUTTER_SIZE="1280x720 800x600" scripts/with-mutter $(SWIFT) test --skip-build --filter MutterTwoMonitorTests
 	scripts/with-sway $(SWIFT) test --skip-build --filter PortalLiveTests
+	scripts/with-uinput-vm .build/debug/TouchDeckPackageTests.xctest --testing-library swift-testing --filter UinputKernelTests
 
 test-js:
 	node --test Web/test/

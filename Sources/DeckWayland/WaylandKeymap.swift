@@ -21,18 +21,31 @@ enum WaylandKeymap {
 
     /// Reads the keymap the compositor gives its clients now.
     static func read(display name: String? = nil) -> Reading {
-        guard let display = wl_display_connect(name) else { return .noDisplay }
+        guard let reader = collect(display: name) else { return .noDisplay }
+        return reader.keysyms().map(Reading.keysyms) ?? .noKeyboard
+    }
+
+    /// The keymap text the compositor gives its clients now and the group they are told is current; nil with no
+    /// display or no keyboard on the seat.
+    static func text(display name: String? = nil) -> (text: String, group: UInt32)? {
+        guard let reader = collect(display: name), let text = reader.keymapText else { return nil }
+        return (text, reader.group)
+    }
+
+    /// What the listeners collect in three round trips on a connection of its own; nil with no display.
+    private static func collect(display name: String?) -> KeymapReader? {
+        guard let display = wl_display_connect(name) else { return nil }
         defer { wl_display_disconnect(display) }
         let reader = KeymapReader()
         let me = Unmanaged.passUnretained(reader).toOpaque()  // the reader outlives the connection (this scope)
-        guard let registry = wl_display_get_registry(display) else { return .noDisplay }
+        guard let registry = wl_display_get_registry(display) else { return nil }
         wl_registry_add_listener(registry, registryListener, me)
         // Globals, then the seat's capabilities, then the keyboard's keymap and modifiers: one round trip each.
         for _ in 0..<3 where wl_display_roundtrip(display) >= 0 {}
         if let keyboard = reader.keyboard { wl_keyboard_destroy(keyboard) }
         if let seat = reader.seat { wl_seat_destroy(seat) }
         wl_registry_destroy(registry)
-        return reader.keysyms().map(Reading.keysyms) ?? .noKeyboard
+        return reader
     }
 
     nonisolated(unsafe) private static let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
@@ -89,12 +102,12 @@ enum WaylandKeymap {
     }()
 }
 
-/// What the listeners collect during `typableKeysyms`; used on that one thread only.
+/// What the listeners collect during `WaylandKeymap.collect`; used on that one thread only.
 private final class KeymapReader {
     var seat: OpaquePointer?
     var keyboard: OpaquePointer?
     var group: UInt32 = 0
-    private var keymapText: String?
+    private(set) var keymapText: String?
 
     func load(fd: Int32, size: Int) {
         guard size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {

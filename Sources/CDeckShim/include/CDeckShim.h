@@ -110,3 +110,20 @@ GVariant *deck_gv_session_no_options(const char *session);
 char *deck_gv_lookup_string(GVariant *dictionary, const char *key);
 /// The first stream of Start's results (`streams`: a(ua{sv})): its PipeWire node and size; 0 when there is one.
 int deck_gv_first_stream(GVariant *results, uint32_t *node, int32_t *width, int32_t *height);
+
+// --- uinput (the kernel's virtual input devices) and evdev queries; the ioctl numbers are macros ---
+// linux/input.h gives Swift `struct input_event` and the EV_/KEY_/BTN_/ABS_/REL_/SYN_ codes.
+#include <linux/input.h>
+
+/// Opens the uinput node at `path` and creates an absolute pointer named `name`: BTN_LEFT/RIGHT/MIDDLE, ABS_X in
+/// 0…width−1 and ABS_Y in 0…height−1, REL_WHEEL/REL_HWHEEL and their hi-res twins, on BUS_VIRTUAL. Returns the
+/// open fd (closing it destroys the device), or −errno.
+int deck_uinput_create_pointer(const char *path, const char *name, int32_t width, int32_t height);
+/// The same for a keyboard: EV_KEY with the key codes 1…248 (KEY_ESC…KEY_MICMUTE), no auto-repeat.
+int deck_uinput_create_keyboard(const char *path, const char *name);
+/// EVIOCGNAME: the device's name into `name` (NUL-terminated); the length, or −errno.
+int deck_evdev_name(int fd, char *name, uint32_t size);
+/// EVIOCGBIT: the bitmask of the codes of event type `type` (0: of the event types); its length, or −errno.
+int deck_evdev_bits(int fd, uint32_t type, uint8_t *bits, uint32_t size);
+/// EVIOCGABS: the range of absolute axis `code`; 0, or −errno.
+int deck_evdev_abs_range(int fd, uint32_t code, int32_t *minimum, int32_t *maximum);
