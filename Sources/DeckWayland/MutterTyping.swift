@@ -7,9 +7,7 @@ extension MutterDesktop {
     /// layout first: a text with a character the layout lacks fails as a whole, naming that character, and
     /// types nothing.
     public var typing: TypingSink {
-        TypingSink(
-            typeText: { text in await self.type(WaylandStrokes.text(text)) },
-            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+        WaylandStrokes.typing { await self.type($0) }
     }
 
     /// Types the strokes in order (`KeysymSession.type`); returns once Mutter has them all.

@@ -44,6 +44,18 @@ enum WaylandStrokes {
         }
     }
 
+    /// Text and the keyboard row's keys, typed by a back-end's `type`.
+    static func typing(_ type: @escaping @Sendable ([WaylandStroke]) async -> ActionResult) -> TypingSink {
+        TypingSink(
+            typeText: { typed in await type(text(typed)) },
+            pressKey: { key in await type([special(key)]) })
+    }
+
+    /// Keypad keys as their keysyms (`MutterDesktop.keysym(for:)`), typed by a back-end's `type`.
+    static func keypad(_ type: @escaping @Sendable ([WaylandStroke]) async -> ActionResult) -> KeyInjector {
+        KeyInjector { key in await type([WaylandStroke(keysym: MutterDesktop.keysym(for: key))]) }
+    }
+
     /// Why `stroke` cannot be typed: names the character (or the key), so the device can tell its user.
     static func cannotType(_ stroke: WaylandStroke) -> String {
         if let character = stroke.character {

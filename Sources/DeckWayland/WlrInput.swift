@@ -59,14 +59,12 @@ public final class WlrInput: @unchecked Sendable {
 
     /// Keypad keys: any keysym can be typed, so only a missing compositor fails.
     public var keypad: KeyInjector {
-        KeyInjector { key in await self.type([WaylandStroke(keysym: MutterDesktop.keysym(for: key))]) }
+        WaylandStrokes.keypad { await self.type($0) }
     }
 
     /// Text and the keyboard row's keys.
     public var typing: TypingSink {
-        TypingSink(
-            typeText: { text in await self.type(WaylandStrokes.text(text)) },
-            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+        WaylandStrokes.typing { await self.type($0) }
     }
 
     /// Milliseconds since this object was made: the protocol's timestamps need only one clock per device.

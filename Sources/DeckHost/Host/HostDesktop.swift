@@ -103,7 +103,10 @@ public struct HostDesktop: Sendable {
                 (desktop.input, desktop.keys, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
             case .remoteDesktopPortal:
                 (desktop.input, desktop.keys, desktop.typing) = (portal.input, portal.keypad, portal.typing)
-            case .uinput, .none:
+            case .uinput:
+                let uinput = UinputInput()
+                (desktop.input, desktop.keys, desktop.typing) = (uinput.input, uinput.keypad, uinput.typing)
+            case .none:
                 desktop.typing = .unavailable(PortalDesktop.noInputReason)
                 (desktop.input, desktop.keys) = (PortalDesktop.noInput, PortalDesktop.noKeypad)
             }
@@ -120,7 +123,7 @@ public struct HostDesktop: Sendable {
     static func portalInputRoute() -> PortalInputRoute {
         PortalInputRoute.choose(
             wlroots: { WlrInput.isAvailable() }, remoteDesktopPortal: PortalDesktop.remoteDesktopVersion,
-            uinput: { false })
+            uinput: { UinputInput.isAvailable() })
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,

@@ -36,14 +36,12 @@ extension PortalDesktop {
 
     /// Keypad keys as keysyms through the portal.
     public var keypad: KeyInjector {
-        KeyInjector { key in await self.type([WaylandStroke(keysym: MutterDesktop.keysym(for: key))]) }
+        WaylandStrokes.keypad { await self.type($0) }
     }
 
     /// Text and the keyboard row's keys as keysyms through the portal.
     public var typing: TypingSink {
-        TypingSink(
-            typeText: { text in await self.type(WaylandStrokes.text(text)) },
-            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+        WaylandStrokes.typing { await self.type($0) }
     }
 
     /// What the device is told when the user did not allow remote control.

@@ -24,9 +24,7 @@ extension UinputInput {
     /// Text and the keyboard row's keys. A text with a character the layout cannot type fails as a whole,
     /// naming that character, and types nothing (as on GNOME).
     public var typing: TypingSink {
-        TypingSink(
-            typeText: { text in await self.type(WaylandStrokes.text(text)) },
-            pressKey: { key in await self.type([WaylandStrokes.special(key)]) })
+        WaylandStrokes.typing { await self.type($0) }
     }
 
     func type(_ strokes: [WaylandStroke]) async -> ActionResult {
