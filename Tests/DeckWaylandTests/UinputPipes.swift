@@ -54,7 +54,9 @@ final class UinputPipes: @unchecked Sendable {
 
     private static func pipe() -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        precondition(Glibc.pipe(&ends) == 0, "pipe failed")
+        // Close-on-exec, as the real device is opened: other suites spawn processes meanwhile, and a child that
+        // inherited the write end would keep the pipe open after the back-end closed its device.
+        precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe failed")
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)  // the reader drains what is there and stops
         return (ends[0], ends[1])
     }
