@@ -56,7 +56,9 @@ final class UinputPipes: @unchecked Sendable {
         var ends: [Int32] = [-1, -1]
         // Close-on-exec, as the real device is opened: other suites spawn processes meanwhile, and a child that
         // inherited the write end would keep the pipe open after the back-end closed its device.
-        precondition(pipe2(&ends, O_CLOEXEC) == 0, "pipe failed")
+        // (A stream socket pair: Glibc's module has no pipe2, and setting FD_CLOEXEC afterwards leaves a window.)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        precondition(socketpair(AF_UNIX, type, 0, &ends) == 0, "socketpair failed")
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)  // the reader drains what is there and stops
         return (ends[0], ends[1])
     }
