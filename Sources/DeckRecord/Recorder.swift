@@ -157,6 +157,7 @@ public final class Recorder: @unchecked Sendable {
     /// file is closed (not for the actor: call it off it). Idempotent: later calls return the same summary.
     @discardableResult
     public func stop() -> Summary {
+        finalPicture()
         let capture: (any ScreenCapture)? = lock.withLock {
             stopped = true
             defer { self.capture = nil }
@@ -171,6 +172,17 @@ public final class Recorder: @unchecked Sendable {
             let duration = lock.withLock { timeline.elapsed(at: self.clock()) }
             return Summary(url: options.url, durationMicros: duration, bytes: sink.bytes, error: error)
         }
+    }
+
+    /// A still screen's last frame may be up to the keep-alive's half second old: the file would end there, short
+    /// of the stop. So the capture is asked for the picture once more, and the stop waits for it (250 ms at most).
+    private func finalPicture() {
+        let (capture, asked): ((any ScreenCapture)?, UInt64) = lock.withLock {
+            (stopped || timeline.isPaused ? nil : self.capture, clock())
+        }
+        guard let capture else { return }
+        capture.refresh()
+        for _ in 0..<50 where lock.withLock({ lastFrameAt < asked && !stopped }) { usleep(5_000) }
     }
 
     // MARK: - On the capture thread

@@ -248,7 +248,10 @@ def test_a_recording_of_the_gnome_screen_is_h264_that_shows_the_pattern(host, tm
                            capture_output=True, text=True, timeout=60)
     info = json.loads(probe.stdout)
     assert [s["codec_name"] for s in info["streams"]] == ["h264"], info["streams"]
-    assert abs(float(info["format"]["duration"]) - 3) <= 0.5, info["format"]
+    print(f"recording: {float(info['format']['duration']):.2f} s for 3 s")
+    # The pattern is still, so Mutter sends frames only when asked: the stop asks for a last picture, or the file
+    # would end at the keep-alive's last one (2.2 s once, before that was done).
+    assert abs(float(info["format"]["duration"]) - 3) <= 0.3, info["format"]
     with av.open(str(files[0])) as container:
         last = None
         for frame in container.decode(video=0):
