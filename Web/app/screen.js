@@ -106,7 +106,7 @@ export class ScreenView {
     this.tools.add({ name: 'keyboard', label: 'Keyboard', text: 'Keyboard', onClick: () => this.#toggleKeyboard() });
     this.tools.add({ name: 'monitors', label: 'Switch monitor', text: 'Monitors', onClick: () => this.core.event('list') });
     this.tools.add({ name: 'resetZoom', label: 'Reset zoom', text: '1×', onClick: () => this.#setView(1, { width: 0, height: 0 }) });
-    this.tools.add({ name: 'latency', label: 'Latency', text: 'ms', pressed: false, onClick: () => this.#toggleLatency() });
+    this.tools.add({ name: 'latency', label: 'Latency', text: 'Latency', pressed: false, onClick: () => this.#toggleLatency() });
     this.tools.add({ name: 'close', label: 'Close', text: 'Close', onClick: () => this.core.event('close') });
     this.#updateTools();
   }
