@@ -66,6 +66,13 @@ public protocol ScreenCapture: AnyObject, Sendable {
     func refresh()
     /// Ends the capture; when it returns no handler is running and none will be called again. Idempotent.
     func stop()
+    /// Why the desktop takes no pointer or keys while this capture runs (the user shared the screen but not remote
+    /// control); nil when it does.
+    var inputRefusal: String? { get }
+}
+
+extension ScreenCapture {
+    public var inputRefusal: String? { nil }
 }
 
 /// Starts a capture of `monitor` at `fps`; throws a `ScreenSourceError` when it cannot start. The first frame

@@ -92,6 +92,8 @@ final class SharedCapture: @unchecked Sendable {
 
     func refresh() { lock.withLock { capture }?.refresh() }
 
+    var inputRefusal: String? { lock.withLock { capture }?.inputRefusal }
+
     func remove(_ consumer: CaptureConsumer) {
         let last: (any ScreenCapture)? = lock.withLock {
             consumers.removeAll { $0 === consumer }
@@ -138,6 +140,8 @@ final class CaptureConsumer: ScreenCapture, @unchecked Sendable {
         interval = Self.interval(fps)
         self.fps = max(1, fps)
     }
+
+    var inputRefusal: String? { owner?.inputRefusal }
 
     private(set) var fps: Int
 

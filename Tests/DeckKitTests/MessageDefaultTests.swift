@@ -56,3 +56,16 @@ import Testing
     #expect(HostMessage.Volume(available: true, level: .nan, muted: false).level == 0)
     #expect(DeviceMessage.Pointer(kind: .move, x: -0.1, y: 2, dx: .infinity).dx == 0)
 }
+
+@Test func screenStartedIsViewOnlyOnlyWhenItSaysWhy() throws {
+    let plain = try HostMessage.decode(
+        #"{"type":"screenStarted","displayId":1,"width":1280,"height":720,"fps":60,"audio":false}"#)
+    #expect(plain == .screenStarted(.init(displayId: 1, width: 1280, height: 720, fps: 60, audio: false)))
+    let viewOnly = HostMessage.screenStarted(
+        .init(displayId: 1, width: 1280, height: 720, fps: 60, audio: false, viewOnly: "not allowed"))
+    let text = try #require(String(data: viewOnly.encode(), encoding: .utf8))
+    #expect(text.contains(#""viewOnly":"not allowed""#))
+    #expect(try HostMessage.decode(text) == viewOnly)
+    let plainText = try #require(String(data: plain.encode(), encoding: .utf8))
+    #expect(!plainText.contains("viewOnly"), "a viewing with control carries no viewOnly")
+}

@@ -6,10 +6,10 @@ import pathlib
 import sys
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from chromium import Browser  # noqa: E402
 from daemon import Daemon, ROOT  # noqa: E402
 
 OUTPUT = ROOT / "test-output" / "browser"
@@ -42,27 +42,6 @@ def host():
     daemon.start()
     yield daemon
     daemon.stop()
-
-
-class Browser:
-    """One Chromium with its own profile (its own localStorage: its own paired device)."""
-
-    def __init__(self, width=1194, height=834):
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for arg in ("--headless=new", "--no-sandbox", "--ignore-certificate-errors", "--disable-gpu",
-                    f"--window-size={width},{height}", "--disable-dev-shm-usage"):
-            options.add_argument(arg)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        self.console = []
-
-    def drain_console(self):
-        self.console += self.driver.get_log("browser")
-        return [entry for entry in self.console if entry["level"] == "SEVERE"]
-
-    def quit(self):
-        self.driver.quit()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from conftest import Browser
+from chromium import Browser
 from viewer import pair_as_viewer, start_viewing
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "live"))

@@ -12,13 +12,19 @@ import asyncio
 import os
 import pathlib
 import subprocess
+import sys
 
 import av
 import pytest
 
 from test_mutter_live import HEIGHT, WIDTH, client, next_video, pattern_bgra  # noqa: F401 (client: a fixture)
 from h264check import luma, psnr, reference_luma
-from livehelpers import Daemon, paired_device, run
+from livehelpers import ROOT, Daemon, paired_device, run
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+from chromium import Browser  # noqa: E402
+from pages import wait  # noqa: E402
+from viewer import open_screen_tab, pair_as_viewer, wait_viewer  # noqa: E402
 
 pytestmark = pytest.mark.skipif("TOUCHDECK_MUTTER_PORTAL" not in os.environ,
                                 reason="needs MUTTER_PORTAL=1 scripts/with-mutter")
@@ -103,9 +109,9 @@ def test_one_approval_gives_the_screen_and_the_pointer_and_keys_go_through_the_s
         await device.send({"type": "stopScreen"})
         await device.recv_type("screenStopped", timeout=30)
         await device.close()
-        return pending, first, mark, keys, answers
+        return pending, started, first, mark, keys, answers
 
-    pending, first, mark, keys, answers = run(scenario())
+    pending, started, first, mark, keys, answers = run(scenario())
 
     assert pending == [{"type": "screenPending", "reason": "approval"}]
     frame = av.CodecContext.create("h264", "r").decode(av.Packet(first.frame))[0]
@@ -129,7 +135,7 @@ def test_a_screen_shared_without_remote_control_refuses_keys_and_a_refusal_is_to
         device, _, _ = await paired_device(host, "Tablet")
         host.cli("devices", "allow-screen", "Tablet", "on")
         _, started = await screen_answer(device, [SHARE])
-        assert started["type"] == "screenStarted", started
+        assert started["viewOnly"] == "the computer's user did not allow remote control", started
         mark = len(client.since(0))
         await device.send({"type": "typeText", "text": "no", "enter": False})
         typed = await device.recv_type("typed", timeout=20)
@@ -145,6 +151,30 @@ def test_a_screen_shared_without_remote_control_refuses_keys_and_a_refusal_is_to
     assert not [e for e in client.since(mark) if e["event"] == "key-press"], "keys arrived without approval"
     assert pending == [{"type": "screenPending", "reason": "approval"}]
     assert denied == {"type": "screenDenied", "reason": "noPermission"}, denied
+
+
+def test_the_web_viewer_waits_for_the_approval_and_says_when_the_view_is_view_only(host, client):
+    browser = Browser()
+    try:
+        driver = browser.driver
+        pair_as_viewer(browser, host, "Web tablet")
+        open_screen_tab(driver)
+        wait_viewer(driver, "choosing")
+        driver.find_element("css selector", ".display-card").click()
+        wait_viewer(driver, "approval")
+        waiting = driver.find_element("css selector", ".screen-message").text
+        computer_user(SHARE)  # the screen, without remote control
+        wait_viewer(driver, "viewing")
+        banner = driver.find_element("css selector", ".view-only")
+        wait(driver, lambda d: banner.is_displayed(), 20, "the view-only banner")
+        output = ROOT / "test-output" / "browser"
+        output.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(output / "screen-view-only-1194x834.png"))
+        assert "approv" in waiting.lower(), waiting
+        assert banner.text == "View only: the computer's user did not allow remote control", banner.text
+        assert not browser.drain_console(), browser.console
+    finally:
+        browser.quit()
 
 
 def test_the_keypad_without_viewing_asks_for_a_session_of_its_own(host, client):

@@ -87,7 +87,11 @@ export class ScreenView {
     this.ring.hidden = true;
     this.latency = el('div', 'latency');
     this.latency.hidden = true;
-    this.stage.append(this.canvas, this.ring, this.latency);
+    // The host's `screenStarted.viewOnly`: why touches and keys reach nothing during this viewing.
+    this.viewOnly = el('div', 'view-only');
+    this.viewOnly.setAttribute('role', 'status');
+    this.viewOnly.hidden = true;
+    this.stage.append(this.canvas, this.ring, this.latency, this.viewOnly);
     this.bar = el('div', 'screen-toolbar');
     this.bar.setAttribute('role', 'toolbar');
     this.bar.setAttribute('aria-label', 'Screen');
@@ -116,7 +120,9 @@ export class ScreenView {
     const viewing = ['viewing', 'starting'].includes(this.core?.state);
     this.tools.show('resetZoom', viewing && this.zoom > TwoFinger.zoomedAbove);
     this.tools.show('sound', viewing);
-    this.tools.show('keyboard', viewing && this.keyboard !== null && (this.client.hostProtocol ?? 1) >= 2);
+    // A view-only viewing (screenStarted.viewOnly) has no keys to type with.
+    const typable = (this.client.hostProtocol ?? 1) >= 2 && !this.core?.session.started?.viewOnly;
+    this.tools.show('keyboard', viewing && this.keyboard !== null && typable);
     for (const name of ['fps', 'monitors', 'latency', 'close']) this.tools.show(name, viewing);
   }
 
@@ -143,6 +149,9 @@ export class ScreenView {
       this.monitor = display ? { width: display.width, height: display.height } : this.video;
       this.#applyView();
     }
+    const viewOnly = state === 'viewing' ? session.started?.viewOnly : undefined;
+    this.viewOnly.hidden = !viewOnly;
+    this.viewOnly.textContent = viewOnly ? `View only: ${viewOnly}` : '';
     if (WAITING[state]) this.#message({ title: WAITING[state] }, state === 'starting');
     if (['denied', 'stopped', 'cannotDecode'].includes(state)) {
       const reason = state === 'cannotDecode' ? 'cannotDecode' : session.reason;

@@ -115,7 +115,7 @@ extension DeckServer {
         viewing = current
         let started = HostMessage.ScreenStarted(
             displayId: current.displayId, width: stream.size.width, height: stream.size.height, fps: stream.fps,
-            audio: current.soundRunning)
+            audio: current.soundRunning, viewOnly: stream.inputRefusal ?? desktop.inputUnavailable)
         sendSealed(.screenStarted(started), to: current.connection)
         log.notice(
             "screen viewing started",

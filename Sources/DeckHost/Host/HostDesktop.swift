@@ -32,6 +32,9 @@ public struct HostDesktop: Sendable {
     public var encoder: EncoderChoice
     /// The computer's sound, for a viewer who asks for it (and a recording later).
     public var sound: SoundSource
+    /// Why a viewer's pointer and keys reach nothing on this desktop (a Wayland desktop with no input route);
+    /// nil when they do. A viewer is told in `screenStarted.viewOnly`.
+    public var inputUnavailable: String? = nil
 
     /// A desktop from its parts.
     public init(
@@ -107,6 +110,7 @@ public struct HostDesktop: Sendable {
                 let uinput = UinputInput()
                 (desktop.input, desktop.keys, desktop.typing) = (uinput.input, uinput.keypad, uinput.typing)
             case .none:
+                desktop.inputUnavailable = PortalDesktop.noInputReason
                 desktop.typing = .unavailable(PortalDesktop.noInputReason)
                 (desktop.input, desktop.keys) = (PortalDesktop.noInput, PortalDesktop.noKeypad)
             }

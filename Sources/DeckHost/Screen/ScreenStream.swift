@@ -67,6 +67,9 @@ final class ScreenStream: @unchecked Sendable {
         lock.withLock { self.capture = capture }
     }
 
+    /// Why the pointer and the keys reach nothing while this stream's capture runs (`ScreenCapture.inputRefusal`).
+    var inputRefusal: String? { lock.withLock { capture }?.inputRefusal }
+
     /// The device could not decode: the next frame is a keyframe, even on a still screen.
     func requestKeyframe() {
         encoder.requestKeyframe()

@@ -137,13 +137,17 @@ extension HostMessage {
         public var height: Int
         public var fps: Int
         public var audio: Bool
+        /// Why the pointer and the keys do not reach the computer during this viewing (e.g. the computer's user
+        /// shared the screen but not remote control); absent when they do.
+        public var viewOnly: String?
 
-        public init(displayId: Int, width: Int, height: Int, fps: Int, audio: Bool) {
+        public init(displayId: Int, width: Int, height: Int, fps: Int, audio: Bool, viewOnly: String? = nil) {
             self.displayId = displayId
             self.width = width
             self.height = height
             self.fps = fps
             self.audio = audio
+            self.viewOnly = viewOnly
         }
     }
 

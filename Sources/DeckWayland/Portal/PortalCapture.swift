@@ -49,6 +49,12 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
         }
     }
 
+    /// A remote-desktop session whose user did not allow the pointer: input goes nowhere while it runs.
+    var inputRefusal: String? {
+        guard session.isRemoteDesktop, session.devices & PortalSession.pointer == 0 else { return nil }
+        return PortalDesktop.notAllowed
+    }
+
     func setFPS(_ fps: Int) { stream.setFPS(fps) }
     func refresh() { stream.refresh() }
 

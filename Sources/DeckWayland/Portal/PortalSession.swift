@@ -47,6 +47,8 @@ final class PortalSession: KeysymSession, @unchecked Sendable {
     let stream: (node: UInt32, width: Int, height: Int)?
     /// The devices the user allowed (`keyboard`, `pointer`); 0 for a screen cast.
     let devices: UInt32
+    /// Whether this is a remote-desktop session (its input calls work once the user allowed them).
+    let isRemoteDesktop: Bool
     /// What to pass next time so the user is not asked again (nil: the portal gave none).
     let restoreToken: String?
     /// The keysyms the layout can type, read once per session.
@@ -56,6 +58,7 @@ final class PortalSession: KeysymSession, @unchecked Sendable {
     /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned.
     init(bus: SessionBus, kind: Kind = .screenCast, restoreToken: String?) throws(PortalError) {
         self.bus = bus
+        isRemoteDesktop = kind != .screenCast
         let interface = kind == .screenCast ? Self.screenCast : Self.remoteDesktop
         let created = try Self.request(bus, interface, "CreateSession") { token in
             deck_gv_portal_create_session(token, "touchdeck\(Self.nextToken())")

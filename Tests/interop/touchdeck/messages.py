@@ -58,7 +58,7 @@ CATALOGUE = {
     "startScreen": {"displayId": ("int", True), "maxSide": ("int", True), "fps": ("int", False),
                     "audio": ("bool", False)},
     "screenStarted": {"displayId": ("int", True), "width": ("int", True), "height": ("int", True),
-                      "fps": ("int", True), "audio": ("bool", True)},
+                      "fps": ("int", True), "audio": ("bool", True), "viewOnly": ("str", False)},
     "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy"}, True), "viewer": ("str", False)},
     "screenPending": {"reason": ({"approval"}, True)},
     "screenOptions": {"fps": ("int", True), "audio": ("bool", True)},
