@@ -118,7 +118,10 @@ final class PulseVolume: @unchecked Sendable {
         completion.resume(succeeded ? .ok : .failed("the sound server refused the change"))
     }
 
+    /// Runs `body` holding the mainloop lock, which the loop's own thread already holds inside callbacks (libpulse
+    /// aborts on a second lock there).
     private func withLock<T>(_ body: () -> T) -> T {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 { return body() }
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return body()

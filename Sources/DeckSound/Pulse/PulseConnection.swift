@@ -53,20 +53,30 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
     }
 
     deinit {
-        pa_threaded_mainloop_stop(mainloop)
-        if let context {
-            pa_context_set_state_callback(context, nil, nil)
-            pa_context_set_subscribe_callback(context, nil, nil)
-            pa_context_disconnect(context)
-            pa_context_unref(context)
+        let handles = PulseHandles(mainloop: mainloop, context: context)
+        // The last reference may go inside one of the loop's own callbacks (a recorder released there), where
+        // the loop cannot stop itself: the callbacks (which point at self) are cleared now, under the lock the
+        // callback holds, and another thread stops the loop once the callback has returned.
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
+            handles.forgetCallbacks()
+            DispatchQueue.global().async {
+                pa_threaded_mainloop_stop(handles.mainloop)
+                handles.free()
+            }
+        } else {
+            pa_threaded_mainloop_stop(mainloop)
+            handles.forgetCallbacks()
+            handles.free()
         }
-        pa_threaded_mainloop_free(mainloop)
     }
 
     /// Still connected?
     var isReady: Bool { locked { context.map { pa_context_get_state($0) == PA_CONTEXT_READY } ?? false } }
 
+    /// Runs `body` holding the mainloop lock. On the loop's own thread (inside a callback, e.g. a recorder whose
+    /// last reference went there) the lock is already the caller's: libpulse aborts on a second lock there.
     func locked<T>(_ body: () throws -> T) rethrows -> T {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 { return try body() }
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return try body()
@@ -129,6 +139,29 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
 
     func unloadModule(_ index: UInt32) throws {
         _ = try perform("unload module \(index)") { pa_context_unload_module($0, index, pulseConnectionDone, $1) }
+    }
+}
+
+/// A connection's loop and context, freed by `PulseConnection.deinit` (on another thread when the last reference
+/// went on the loop's own). `@unchecked Sendable`: used by one thread at a time, once the connection is gone.
+private struct PulseHandles: @unchecked Sendable {
+    let mainloop: OpaquePointer
+    let context: OpaquePointer?
+
+    /// No more callbacks into the connection (on the loop's thread or with the loop stopped).
+    func forgetCallbacks() {
+        guard let context else { return }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+    }
+
+    /// Disconnects and frees the context and the loop (stopped before).
+    func free() {
+        if let context {
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+        }
+        pa_threaded_mainloop_free(mainloop)
     }
 }
 

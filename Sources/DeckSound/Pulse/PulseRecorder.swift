@@ -54,7 +54,8 @@ final class PulseRecorder: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops recording; no packet is delivered after it returns. Idempotent; not on the mainloop's thread.
+    /// Stops recording; no packet is delivered after it returns. Idempotent; also on the mainloop's thread (the
+    /// recorder's last reference may go inside one of its callbacks).
     func stop() {
         connection.locked {
             guard let stream else { return }
