@@ -120,6 +120,9 @@ def test_one_approval_gives_the_screen_and_the_pointer_and_keys_go_through_the_s
     assert quality >= 35
     buttons = [(e["event"], e["button"], e["x"], e["y"]) for e in client.since(mark)
                if e["event"] in ("press", "release")]
+    # The click that first arrives may arrive half: the client bound the new pointer between its press and release.
+    while buttons and buttons[0][0] == "release":
+        buttons.pop(0)
     assert buttons[:2] == [("press", 1, 320, 540), ("release", 1, 320, 540)], buttons
     assert answers[0] == {"type": "typed", "ok": True}, answers
     assert answers[1]["ok"] is False and "“ï” (U+00EF)" in answers[1]["reason"], (answers[1], [(e["event"], e["name"]) for e in client.since(keys)])
