@@ -94,8 +94,9 @@ def test_one_approval_gives_the_screen_and_the_pointer_and_keys_go_through_the_s
         mark = len(client.since(0))
         for _ in range(100):
             await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
-            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 0.2, mark) is not None:
+            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "press", 0.2, mark) is not None:
                 break
+        await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 10, mark)
         await until_the_client_sees_the_keyboard(device, client)
         keys = len(client.since(0))
         answers = []
