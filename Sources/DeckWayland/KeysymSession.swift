@@ -69,3 +69,48 @@ final class LayoutKeysyms: @unchecked Sendable {
         }
     }
 }
+
+/// A remote-desktop session that also takes the pointer, in its stream's pixels: Mutter's RemoteDesktop and the
+/// RemoteDesktop portal, whose calls line up one for one.
+protocol RemoteInputSession: KeysymSession {
+    /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).
+    func move(x: Double, y: Double) throws(DBusError)
+    /// Presses or releases an evdev button (BTN_LEFT 0x110…).
+    func button(_ code: Int32, pressed: Bool) throws(DBusError)
+    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal; positive: down or right).
+    func axis(_ axis: UInt32, steps: Int32) throws(DBusError)
+}
+
+enum RemoteInput {
+    /// `InputSink`'s events as calls on a remote-desktop session. `inject(pointer, keysym, body)` runs `body` on the
+    /// back-end's session for a pointer event (`pointer`) or a key tap (`keysym`), and throws what failed.
+    static func sink<Session: RemoteInputSession>(
+        _ inject: @escaping @Sendable (
+            _ pointer: Bool, _ keysym: UInt32?, _ body: @escaping @Sendable (Session) throws(DBusError) -> Void
+        ) async throws -> Void
+    ) -> InputSink {
+        InputSink(
+            movePointer: { pixel in
+                try await inject(true, nil) { session throws(DBusError) in
+                    try session.move(x: Double(pixel.x), y: Double(pixel.y))
+                }
+            },
+            setButton: { button, pressed in
+                try await inject(true, nil) { session throws(DBusError) in
+                    try session.button(MutterInput.evdevCode(button), pressed: pressed)
+                }
+            },
+            scroll: { direction, steps in
+                let (axis, sign) = MutterInput.axis(direction)
+                try await inject(true, nil) { session throws(DBusError) in
+                    try session.axis(axis, steps: sign * Int32(clamping: steps))
+                }
+            },
+            tapKeysym: { keysym in
+                try await inject(false, keysym) { session throws(DBusError) in
+                    guard session.canType(keysym) else { throw MutterInput.noKeycode }
+                    try session.tap(keysym: keysym)
+                }
+            })
+    }
+}

@@ -87,29 +87,9 @@ public final class MutterDesktop: @unchecked Sendable {
     /// Input through the newest running capture's session, else through a session of its own (no pointer
     /// motion then: Mutter places the pointer only in a stream's coordinates).
     public var input: InputSink {
-        InputSink(
-            movePointer: { pixel in
-                try await self.inject { session throws(DBusError) in
-                    try session.move(x: Double(pixel.x), y: Double(pixel.y))
-                }
-            },
-            setButton: { button, pressed in
-                try await self.inject { session throws(DBusError) in
-                    try session.button(MutterInput.evdevCode(button), pressed: pressed)
-                }
-            },
-            scroll: { direction, steps in
-                let (axis, sign) = MutterInput.axis(direction)
-                try await self.inject { session throws(DBusError) in
-                    try session.axis(axis, steps: sign * Int32(clamping: steps))
-                }
-            },
-            tapKeysym: { keysym in
-                try await self.inject(keysym: keysym) { session throws(DBusError) in
-                    guard session.canType(keysym) else { throw MutterInput.noKeycode }
-                    try session.tap(keysym: keysym)
-                }
-            })
+        RemoteInput.sink { (_, keysym, body: @escaping @Sendable (MutterSession) throws(DBusError) -> Void) in
+            try await self.inject(keysym: keysym, body)
+        }
     }
 
     /// On the queue: counts a use of the input-only session and closes it `inputIdle` seconds later unless it was

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Blocking: every call waits for Mutter's reply. `@unchecked Sendable`: the paths are immutable after `init`
 /// and GDBus calls are thread-safe; callers keep the order of input events by calling from one queue.
-final class MutterSession: KeysymSession, @unchecked Sendable {
+final class MutterSession: RemoteInputSession, @unchecked Sendable {
     static let remoteDesktop = "org.gnome.Mutter.RemoteDesktop"
     static let screenCast = "org.gnome.Mutter.ScreenCast"
     private static let sessionInterface = "org.gnome.Mutter.RemoteDesktop.Session"

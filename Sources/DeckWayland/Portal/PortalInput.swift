@@ -9,29 +9,9 @@ import Foundation
 /// layout, so every keysym is checked against the layout first (`KeysymSession`).
 extension PortalDesktop {
     public var input: InputSink {
-        InputSink(
-            movePointer: { pixel in
-                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
-                    try session.move(x: Double(pixel.x), y: Double(pixel.y))
-                }
-            },
-            setButton: { button, pressed in
-                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
-                    try session.button(MutterInput.evdevCode(button), pressed: pressed)
-                }
-            },
-            scroll: { direction, steps in
-                let (axis, sign) = MutterInput.axis(direction)
-                try await self.inject(device: PortalSession.pointer) { session throws(DBusError) in
-                    try session.axis(axis, steps: sign * Int32(clamping: steps))
-                }
-            },
-            tapKeysym: { keysym in
-                try await self.inject(device: PortalSession.keyboard, keysym: keysym) { session throws(DBusError) in
-                    guard session.canType(keysym) else { throw MutterInput.noKeycode }
-                    try session.tap(keysym: keysym)
-                }
-            })
+        RemoteInput.sink { (pointer, keysym, body: @escaping @Sendable (PortalSession) throws(DBusError) -> Void) in
+            try await self.inject(device: pointer ? PortalSession.pointer : PortalSession.keyboard, keysym: keysym, body)
+        }
     }
 
     /// Keypad keys as keysyms through the portal.

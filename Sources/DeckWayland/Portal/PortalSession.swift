@@ -21,7 +21,7 @@ public enum PortalError: Error, Equatable, Sendable {
 ///
 /// Blocking; `@unchecked Sendable`: immutable after `init` apart from the closed flag (GDBus calls are
 /// thread-safe; callers keep the order of input events by calling from one queue).
-final class PortalSession: KeysymSession, @unchecked Sendable {
+final class PortalSession: RemoteInputSession, @unchecked Sendable {
     static let portal = "org.freedesktop.portal.Desktop"
     static let objectPath = "/org/freedesktop/portal/desktop"
     static let screenCast = "org.freedesktop.portal.ScreenCast"
