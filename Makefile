@@ -3,10 +3,18 @@
 # `make bench` prints the benchmarks as ratios against baselines measured in the same run.
 # `make fuzz`  runs the libFuzzer harnesses (Tests/fuzz/), FUZZ_SECONDS each; not part of `make test`.
 # `make test-js-node18` runs the JS tests with Debian's/Ubuntu's own Node 18; not part of `make test`.
+# `make install` puts TouchDeck under PREFIX (default ~/.local; AUTOSTART=1 also starts it at login),
+# `make uninstall` removes exactly what it put there, `make deb` builds .build/touchdeck_<version>_<arch>.deb.
 SWIFT ?= swift
 PY := .venv/bin/python
+PREFIX ?= $(HOME)/.local
+# The release build links the Swift runtime in, so the installed binary and the .deb need no Swift toolchain.
+RELEASE := $(SWIFT) build -c release --product touchdeck --static-swift-stdlib
+# `make install` and `make deb` take TOUCHDECK_BIN when it is set (the tests pass the binary they built), else
+# build the release binary first.
+INSTALL_BIN = $(or $(TOUCHDECK_BIN),.build/release/touchdeck)
 
-.PHONY: run test bench fuzz build build-release test-swift test-js test-js-node18 test-py clean
+.PHONY: run test bench fuzz build build-release install uninstall deb test-format test-swift test-js test-js-node18 test-py test-release clean
 
 run: build-release
 	scripts/run-host $(ARGS)
@@ -17,9 +25,24 @@ build:
 
 build-release:
 	scripts/bootstrap run
-	$(SWIFT) build -c release --product touchdeck
+	$(RELEASE)
 
-test: build test-swift test-js test-py
+install: $(if $(TOUCHDECK_BIN),,build-release)
+	scripts/install --prefix "$(PREFIX)" --binary "$(INSTALL_BIN)" $(if $(AUTOSTART),--autostart)
+
+uninstall:
+	scripts/install --uninstall --prefix "$(PREFIX)"
+
+deb: $(if $(TOUCHDECK_BIN),,build-release)
+	scripts/make-deb --binary "$(INSTALL_BIN)"
+
+test: build test-format test-swift test-js test-py test-release
+
+# The code's form: swift-format's own lint with the project's .swift-format (120 columns), and no citation of a
+# document outside the repository (scripts/rewrite-citations --check: the rules live in docs/DESIGN.md).
+test-format:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	scripts/rewrite-citations --check
 
 test-swift:
 	scripts/with-desktop $(SWIFT) test --skip-build
@@ -30,6 +53,13 @@ test-swift:
 
 test-js:
 	node --test Web/test/
+
+# A short run of the optimized binary `make run` starts (pair, view a frame, record a second): crashes that
+# only a release build has are caught here, not first in `make bench`. The same binary is installed with
+# `make install` and packaged with `make deb` there (Tests/release/test_install.py).
+test-release:
+	$(RELEASE)
+	TOUCHDECK_BIN=.build/release/touchdeck scripts/with-desktop $(PY) -m pytest -q Tests/release
 
 # The JS tests with the distribution's own Node 18 (Debian 12, Ubuntu 24.04), fetched with apt-get download.
 test-js-node18:

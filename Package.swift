@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Targets follow STYLE practice 1: a pure core (`DeckKit`), a crypto layer over OpenSSL
+/// Targets follow DESIGN.md#seams: a pure core (`DeckKit`), a crypto layer over OpenSSL
 /// (`DeckCrypto`), the Linux host (`DeckHost`), and one tiny system-library target per C library.
 let package = Package(
     name: "TouchDeck",
@@ -14,20 +14,36 @@ let package = Package(
         .target(name: "DeckKit"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
-        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        // Avahi's and libpulse's headers are in /usr/include and the module maps link the libraries, so no pkgConfig:
+        // their .pc files add only -D_REENTRANT and -pthread, which SwiftPM drops with a "prohibited flag" warning.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libxtst-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
         // libyuv ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
-        .target(name: "DeckMedia", dependencies: ["DeckKit", "CAVCodec", "CYUV"]),
+        // Every seam between the host and a desktop (screen, input, typing, keypad, volume, sound, lock, media
+        // players) and the one value `Desktop` each back-end returns: Foundation and DeckKit only.
+        .target(name: "DeckDesktop", dependencies: ["DeckKit"]),
+        // The leveled logger every library writes to (dotted metadata keys, repeats folded): Foundation only.
+        .target(name: "DeckLog"),
+        .testTarget(name: "DeckLogTests", dependencies: ["DeckLog"]),
+        // Fakes the test targets share (what HummingbirdTesting or NIOEmbedded are to their libraries).
+        .target(name: "DeckTesting", dependencies: ["DeckDesktop", "DeckKit"]),
+        .target(
+            name: "DeckMedia", dependencies: ["DeckKit", "DeckDesktop", "DeckLog", "CAVCodec", "CYUV", "CTurboJPEG"]),
         .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
-        // A recording: its own video encoder, AAC and fragmented MP4 (SPEC §11).
-        .target(name: "DeckRecord", dependencies: ["DeckKit", "DeckMedia", "DeckScreen", "CAVCodec", "CAVFormat"]),
-        .testTarget(name: "DeckRecordTests", dependencies: ["DeckRecord", "DeckMedia", "DeckScreen", "DeckKit"]),
-        .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit"]),
-        .testTarget(name: "DeckMediaTests", dependencies: ["DeckMedia", "DeckKit", "CAVCodec"]),
+        // A recording: its own video encoder, AAC and fragmented MP4 (DESIGN.md#recording).
+        .target(
+            name: "DeckRecord",
+            dependencies: ["DeckKit", "DeckMedia", "DeckDesktop", "DeckLog", "CAVCodec", "CAVFormat"]),
+        .testTarget(
+            name: "DeckRecordTests", dependencies: ["DeckRecord", "DeckMedia", "DeckDesktop", "DeckTesting", "DeckKit"]),
+        .executableTarget(name: "touchdeck-encode-sample", dependencies: ["DeckMedia", "DeckKit", "DeckLog"]),
+        .testTarget(
+            name: "DeckMediaTests",
+            dependencies: ["DeckMedia", "DeckDesktop", "DeckLog", "DeckKit", "CAVCodec", "CTurboJPEG"]),
         .systemLibrary(name: "CXrandr", pkgConfig: "xrandr", providers: [.apt(["libxrandr-dev"])]),
         // libXss: the MIT-SCREEN-SAVER extension, which says whether the screensaver (or a locker using it) is on.
         .systemLibrary(name: "CXss", pkgConfig: "xscrnsaver", providers: [.apt(["libxss-dev"])]),
@@ -37,8 +53,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // GNOME on Wayland: GDBus (Mutter's D-Bus APIs) and PipeWire (its screen-cast streams), with one C shim for
         // what Swift cannot call (variadic GVariant constructors, SPA POD builder macros).
-        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
+        // glib-2.0's .pc gives the include folders gio's headers need; gio-2.0's would add -pthread (through
+        // gmodule), which SwiftPM refuses with a warning. The module map links gio, gobject and glib.
+        .systemLibrary(name: "CGio", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // PipeWire's own .pc files add -D_REENTRANT: a .pc of ours (named by its path) gives only the folders.
+        .systemLibrary(
+            name: "CPipeWire", pkgConfig: Context.packageDirectory + "/Sources/CPipeWire/pipewire-headers.pc",
+            providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "CDeckShim", dependencies: ["CGio", "CPipeWire"]),
         // The compositor's keymap as its clients see it (which keysyms Mutter can type): wayland-client + xkbcommon.
         .systemLibrary(name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
@@ -46,37 +67,54 @@ let package = Package(
         .target(
             name: "DeckWayland",
             dependencies: [
-                "DeckKit", "DeckScreen", "DeckActions", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
+                "DeckKit", "DeckDesktop", "CGio", "CPipeWire", "CDeckShim", "CWayland", "CXKBCommon",
                 "CWaylandProtocols",
             ]),
         // wayland-scanner's output for the shipped protocol XML (scripts/regen-wayland-protocols), committed.
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"], exclude: ["protocol"]),
         .target(name: "DeckCrypto", dependencies: ["DeckKit", "COpenSSL"]),
-        .target(name: "DeckTransport", dependencies: ["COpenSSL", "CLibWebSockets"]),
-        // One X `Display*`'s life (open, a lost server, close) for every X class of the host.
-        .target(name: "DeckX11", dependencies: ["CX11"]),
-        .target(name: "DeckActions", dependencies: ["DeckKit", "CX11", "DeckX11", "CPulse"]),
-        // The computer's sound: routing through our null sink and capture of its monitor, over libpulse.
-        .target(name: "DeckSound", dependencies: ["CPulse"]),
-        .target(name: "DeckScreen", dependencies: ["CX11", "DeckX11", "CXrandr", "CXss", "CXDamage", "CTurboJPEG"]),
+        .target(name: "DeckTransport", dependencies: ["DeckKit", "COpenSSL", "CLibWebSockets"]),
+        // The whole X11 back-end: capture (XShm, XDamage, the cursor), monitors (XRandR), the lock
+        // (MIT-SCREEN-SAVER), XTest pointer and keys, the key bindings, over one `Display*` per user.
+        .target(
+            name: "DeckX11", dependencies: ["DeckKit", "DeckDesktop", "CX11", "CXrandr", "CXss", "CXDamage"]),
+        .target(name: "DeckActions", dependencies: ["DeckKit", "DeckDesktop"]),
+        // The computer's sound over libpulse, its one owner: routing through our null sink, capture of its
+        // monitor, and the volume gauge.
+        .target(name: "DeckSound", dependencies: ["DeckDesktop", "DeckLog", "CPulse"]),
         .target(
             name: "DeckHost",
             dependencies: [
-                "DeckKit", "DeckCrypto", "DeckTransport", "DeckActions", "DeckScreen", "DeckMedia", "DeckRecord", "COpenSSL",
-                "CAvahi", "DeckWayland", "DeckX11", "DeckSound",
+                "DeckKit", "DeckCrypto", "DeckTransport", "DeckDesktop", "DeckLog", "DeckActions", "DeckMedia",
+                "DeckRecord",
+                "COpenSSL", "CAvahi", "DeckWayland", "DeckX11", "DeckSound",
             ]),
-        .executableTarget(name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia"]),
+        .executableTarget(
+            name: "touchdeck", dependencies: ["DeckHost", "DeckKit", "DeckMedia", "DeckLog", "CDeckShim"]),
         .executableTarget(name: "touchdeck-peer", dependencies: ["DeckHost", "DeckCrypto", "DeckKit"]),
-        .executableTarget(name: "touchdeck-bench", dependencies: ["DeckKit", "DeckCrypto", "DeckHost"]),
+        // Counts malloc calls for the bench's per-frame allocation numbers; linked into touchdeck-bench only.
+        .target(name: "CAllocCount"),
+        .executableTarget(
+            name: "touchdeck-bench",
+            dependencies: ["DeckKit", "DeckCrypto", "DeckHost", "DeckMedia", "DeckTransport", "CAllocCount"]),
         .testTarget(name: "DeckKitTests", dependencies: ["DeckKit"]),
         .testTarget(name: "DeckCryptoTests", dependencies: ["DeckCrypto", "DeckKit"]),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport"]),
-        .testTarget(name: "DeckActionsTests", dependencies: ["DeckActions", "DeckKit"]),
-        .testTarget(name: "DeckScreenTests", dependencies: ["DeckScreen", "DeckX11", "CTurboJPEG", "CX11"]),
         .testTarget(
-            name: "DeckWaylandTests",
-            dependencies: ["DeckWayland", "DeckScreen", "DeckActions", "DeckKit", "CDeckShim", "CGio"]),
-        .testTarget(name: "DeckHostTests", dependencies: ["DeckHost", "DeckKit", "DeckCrypto", "DeckSound"]),
-        .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound"]),
+            name: "DeckActionsTests",
+            dependencies: ["DeckActions", "DeckDesktop", "DeckSound", "DeckTesting", "DeckKit"]),
+        .testTarget(name: "DeckDesktopTests", dependencies: ["DeckDesktop", "DeckTesting", "DeckKit"]),
+        .testTarget(
+            name: "DeckX11Tests",
+            dependencies: ["DeckX11", "DeckDesktop", "DeckActions", "DeckTesting", "DeckKit", "CX11"]),
+        .testTarget(
+            name: "DeckWaylandTests", dependencies: ["DeckWayland", "DeckDesktop", "DeckKit", "CDeckShim", "CGio"]),
+        .testTarget(
+            name: "DeckHostTests",
+            dependencies: [
+                "DeckHost", "DeckKit", "DeckCrypto", "DeckDesktop", "DeckLog", "DeckTesting", "DeckSound",
+                "DeckActions",
+            ]),
+        .testTarget(name: "DeckSoundTests", dependencies: ["DeckSound", "DeckDesktop"]),
     ]
 )

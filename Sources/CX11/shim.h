@@ -8,7 +8,7 @@
 #include <sys/shm.h>
 #include <X11/extensions/XShm.h>
 
-// Xlib macros and macro-valued constants Swift cannot import, wrapped once (STYLE practice 1).
+// Xlib macros and macro-valued constants Swift cannot import, wrapped once (DESIGN.md#seams).
 
 /// `XDestroyImage` is a macro that calls the image's own destroy function (for an XShm image it frees only
 /// the XImage, never the shared segment).

@@ -1,38 +1,48 @@
+import DeckDesktop
 import DeckKit
 
-/// Runs what a pressed button stands for (SPEC §4); the session code sees only this seam.
+/// Launches what a pressed key stands for when that is a program or a desktop handler (a `Launch`, DESIGN.md#deck); the
+/// session code sees only this seam.
 public struct ActionRunner: Sendable {
-    private let perform: @Sendable (Button) async -> ActionResult
+    private let perform: @Sendable (Launch) async -> ActionResult
 
     /// A runner from one closure (fakes and tests).
-    public init(perform: @escaping @Sendable (Button) async -> ActionResult) {
+    public init(perform: @escaping @Sendable (Launch) async -> ActionResult) {
         self.perform = perform
     }
 
-    /// Dispatches each button kind to its seam.
-    public init(apps: AppLauncher, commands: CommandRunner, terminals: TerminalLauncher) {
-        perform = { button in
-            switch button.kind {
+    /// Dispatches each launch to its seam.
+    public init(
+        apps: AppLauncher, commands: CommandRunner, terminals: TerminalLauncher, opener: Opener = .unimplemented,
+        media: MediaControl = .unimplemented
+    ) {
+        perform = { launch in
+            switch launch {
             case .app(let appID):
                 return await apps.launch(appID)
-            case .command(let command):
+            case .command(let command, let label):
                 guard !command.allSatisfy(\.isWhitespace) else { return .failed("empty command") }
-                return await commands.run(command, CommandLogName.make(label: button.label, command: command))
+                return await commands.run(command, CommandLogName.make(label: label, command: command))
             case .terminal(let directory):
                 return await terminals.open(directory)
-            case .record:
-                // DeckServer takes record keys to its recording before any runner sees them.
-                return .failed("a record key is run by the host's recorder")
+            case .open(let target):
+                return await opener.open(target)
+            case .media(let action):
+                return await media.press(action)
             }
         }
     }
 
-    /// The real desktop: desktop entries, the user's shell and terminal, all read from `environment`.
-    public static func live(environment: HostEnvironment = .current) -> ActionRunner {
+    /// The real desktop: desktop entries, the user's shell and terminal, all read from `environment`; media keys
+    /// go to `media` (the session bus's MPRIS players, which the caller builds: DeckActions does not own the bus).
+    public static func live(environment: HostEnvironment = .current, media: MediaControl = .unimplemented)
+        -> ActionRunner
+    {
         let terminals = TerminalLauncher.live(environment: environment)
         return ActionRunner(
             apps: .live(environment: environment, terminal: terminals),
-            commands: .live(environment: environment), terminals: terminals)
+            commands: .live(environment: environment), terminals: terminals, opener: .live(environment: environment),
+            media: media)
     }
 
     /// Answers `result` to every press at once: the "action that costs nothing" of the benchmarks.
@@ -45,9 +55,9 @@ public struct ActionRunner: Sendable {
         preconditionFailure("ActionRunner.run called in a test that does not expect it")
     }
 
-    /// Runs the button's action and reports ok or a short reason for the device.
-    public func run(_ button: Button) async -> ActionResult {
-        await perform(button)
+    /// Runs the launch and reports ok or a short reason for the device.
+    public func run(_ launch: Launch) async -> ActionResult {
+        await perform(launch)
     }
 }
 

@@ -17,7 +17,7 @@ public struct CatalogApp: Equatable, Sendable {
     }
 }
 
-/// The seam to the desktop's list of apps (STYLE practice 1).
+/// The seam to the desktop's list of apps (DESIGN.md#seams).
 public struct AppCatalog: Sendable {
     /// Every launchable app, sorted by name.
     public var list: @Sendable () async -> [CatalogApp]

@@ -1,6 +1,7 @@
+import DeckDesktop
 import Foundation
 
-/// The seam that starts app buttons' desktop entries (STYLE practice 1).
+/// The seam that starts app buttons' desktop entries (DESIGN.md#seams).
 public struct AppLauncher: Sendable {
     /// Launches the desktop entry with this id (`org.gnome.Nautilus.desktop`).
     public var launch: @Sendable (_ appID: String) async -> ActionResult

@@ -1,10 +1,11 @@
+import DeckDesktop
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The seam that runs a command button's line (STYLE practice 1).
+/// The seam that runs a command button's line (DESIGN.md#seams).
 public struct CommandRunner: Sendable {
     /// Runs `command`; `logName` names the log file its output is appended to.
     public var run: @Sendable (_ command: String, _ logName: String) async -> ActionResult
@@ -15,12 +16,13 @@ public struct CommandRunner: Sendable {
     }
 
     /// Runs the line in `$SHELL -i -c` (so aliases and functions from the user's rc files work), detached,
-    /// in the home dir. A command still running after `settle`, or one that exited 0 by then, is ok.
-    public static func live(environment: HostEnvironment = .current, settle: Duration = .milliseconds(300))
+    /// in the home dir. Answers `running` once it started; its outcome is its exit (0 is ok, anything else fails
+    /// with the last line it printed), or ok when it still runs after `limit` (a long job counts as started).
+    public static func live(environment: HostEnvironment = .current, limit: Duration = .seconds(10))
         -> CommandRunner
     {
         CommandRunner { command, logName in
-            await ShellCommand(environment: environment, command: command, logName: logName).run(settle: settle)
+            await ShellCommand(environment: environment, command: command, logName: logName).run(limit: limit)
         }
     }
 
@@ -51,7 +53,7 @@ struct ShellCommand {
     var command: String
     var logName: String
 
-    func run(settle: Duration) async -> ActionResult {
+    func run(limit: Duration) async -> ActionResult {
         let shellName = environment["SHELL"] ?? "/bin/sh"
         guard let shell = environment.findExecutable(shellName) else { return .failed("shell not found: \(shellName)") }
         let log: CommandLog
@@ -71,10 +73,11 @@ struct ShellCommand {
             log.close()
             return .failed("cannot start \(shell): \(error)")
         }
-        return verdict(await child.wait(upTo: settle), output: { log.outputSinceHeader() })
+        let output = log.output
+        return .running(ActionOutcome { verdict(await child.wait(upTo: limit), output: { output.tail() }) })
     }
 
-    /// Turns an early exit into the device's message; a still-running command counts as started fine.
+    /// Turns an exit into the device's message; a command still running at the limit counts as started fine.
     func verdict(_ status: ExitStatus?, output: () -> String) -> ActionResult {
         switch status {
         case nil, .exited(0):

@@ -31,7 +31,7 @@ public struct HostEnvironment: Sendable {
 
     var configHome: String { self["XDG_CONFIG_HOME"] ?? home + "/.config" }
 
-    var stateHome: String { self["XDG_STATE_HOME"] ?? home + "/.local/state" }
+    public var stateHome: String { self["XDG_STATE_HOME"] ?? home + "/.local/state" }
 
     /// `$XDG_CURRENT_DESKTOP` is a colon-separated list (`ubuntu:GNOME`).
     var currentDesktops: [String] {

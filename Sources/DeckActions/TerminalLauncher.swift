@@ -1,6 +1,7 @@
+import DeckDesktop
 import Foundation
 
-/// The seam that opens terminal windows (STYLE practice 1).
+/// The seam that opens terminal windows (DESIGN.md#seams).
 public struct TerminalLauncher: Sendable {
     /// Opens a new terminal window in `directory` (`""` = home, `~` expanded, relative = under home).
     public var open: @Sendable (_ directory: String) async -> ActionResult

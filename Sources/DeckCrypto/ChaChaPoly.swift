@@ -1,4 +1,5 @@
 import COpenSSL
+import DeckKit
 import Foundation
 
 /// ChaCha20-Poly1305 AEAD (RFC 8439) through OpenSSL's EVP_chacha20_poly1305.
@@ -93,10 +94,12 @@ public enum ChaChaPoly {
     }
 }
 
-/// Owns one `EVP_CIPHER_CTX`; freed in deinit. Lives for one seal or open, on one thread.
+/// Owns one `EVP_CIPHER_CTX`; freed in deinit. Used on one thread at a time: for one seal or open, or for
+/// every message of a `BinarySealer` (each `start` sets the key and a new nonce; the cipher is chosen once).
 final class CipherContext {
     private let handle: OpaquePointer
     private var encrypting = true
+    private var hasCipher = false
 
     init() throws {
         guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openssl("EVP_CIPHER_CTX_new") }
@@ -107,23 +110,51 @@ final class CipherContext {
 
     func start(key: Data, nonce: Data, encrypt: Bool) throws {
         encrypting = encrypt
+        // Again on a used context: a NULL cipher keeps the one chosen, the key and nonce start a new message.
+        let cipher = hasCipher ? nil : EVP_chacha20_poly1305()
         let result = key.withUnsafeBytes { keyBytes in
             nonce.withUnsafeBytes { nonceBytes in
                 EVP_CipherInit_ex(
-                    handle, EVP_chacha20_poly1305(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+                    handle, cipher, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
                     nonceBytes.bindMemory(to: UInt8.self).baseAddress, encrypt ? 1 : 0)
             }
         }
         try check(result, "EVP_CipherInit_ex")
+        hasCipher = true
+    }
+
+    /// Seals `message` in place: its bytes become the ciphertext, the tag is added behind and the nonce in front.
+    func seal(_ message: inout WireBuffer, key: Data, nonce: Data, ad: UnsafeRawBufferPointer) throws {
+        let count = message.count
+        message.append(ChaChaPoly.tagSize) { _ in }  // room for the tag, written by `seal` below
+        try message.withUnsafeMutableBytes { bytes in
+            let plaintext = UnsafeRawBufferPointer(rebasing: bytes[..<count])
+            try seal(plaintext, into: bytes.baseAddress!, key: key, nonce: nonce, ad: ad)
+        }
+        message.prepend(nonce)
+    }
+
+    /// Encrypts `plaintext` to `output` (which may be where the plaintext is) and writes the tag right after.
+    func seal(
+        _ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer, key: Data, nonce: Data,
+        ad: UnsafeRawBufferPointer
+    ) throws {
+        try start(key: key, nonce: nonce, encrypt: true)
+        try addAuthenticatedData(ad)
+        try update(plaintext, into: output)
+        try finish()
+        try tag(into: output + plaintext.count)
     }
 
     func addAuthenticatedData(_ ad: Data) throws {
+        try ad.withUnsafeBytes { try addAuthenticatedData($0) }
+    }
+
+    func addAuthenticatedData(_ ad: UnsafeRawBufferPointer) throws {
         if ad.isEmpty { return }
         var written: Int32 = 0
         // A NULL output buffer tells OpenSSL the input is associated data, not plaintext.
-        let result = ad.withUnsafeBytes { input in
-            EVP_CipherUpdate(handle, nil, &written, input.bindMemory(to: UInt8.self).baseAddress, Int32(ad.count))
-        }
+        let result = EVP_CipherUpdate(handle, nil, &written, ad.bindMemory(to: UInt8.self).baseAddress, Int32(ad.count))
         try check(result, "EVP_CipherUpdate(ad)")
     }
 
@@ -161,8 +192,11 @@ final class CipherContext {
 
     func finish() throws {
         var written: Int32 = 0
-        var scratch = [UInt8](repeating: 0, count: 16)
-        try check(EVP_CipherFinal_ex(handle, &scratch, &written), "EVP_CipherFinal_ex")
+        // A stream cipher writes nothing here; OpenSSL still wants room for a block.
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+            EVP_CipherFinal_ex(handle, scratch.baseAddress, &written)
+        }
+        try check(result, "EVP_CipherFinal_ex")
     }
 
     func tag() throws -> Data {

@@ -18,6 +18,24 @@ public enum SHA256 {
         precondition(result == 1 && length == 32, "EVP_Digest failed")
         return out
     }
+
+    /// The digest of everything `read` hands over, piece by piece until it gives an empty one (a file read in
+    /// 1 MiB pieces, never whole in memory); nil when libcrypto fails.
+    public static func hash(reading read: () throws -> Data) rethrows -> Data? {
+        guard let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }
+        while case let piece = try read(), !piece.isEmpty {
+            let ok = piece.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+            guard ok == 1 else { return nil }
+        }
+        var digest = Data(count: 32)
+        var length: UInt32 = 0
+        let ok = digest.withUnsafeMutableBytes {
+            EVP_DigestFinal_ex(context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &length)
+        }
+        return ok == 1 ? digest : nil
+    }
 }
 
 /// HMAC-SHA256 (RFC 2104).

@@ -35,9 +35,9 @@ final class KDFContext {
     func derive(length: Int, strings: [(String, String)], octets: [(String, Data)]) throws -> Data {
         let present = octets.filter { !$0.1.isEmpty }
         let cStrings = (strings.flatMap { [$0.0, $0.1] } + present.map(\.0)).map { strdup($0)! }
-        defer { cStrings.forEach { free($0) } }
+        defer { for string in cStrings { free(string) } }
         let buffers = present.map { copyToHeap($0.1) }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         var params: [OSSL_PARAM] = []
         for at in strings.indices {
             params.append(OSSL_PARAM_construct_utf8_string(cStrings[2 * at], cStrings[2 * at + 1], 0))

@@ -61,6 +61,9 @@ public struct PairingGate: Sendable {
         var issuedAt: Instant
         var triesSpent = 0
         var generation: Int
+        /// Issued for a device's request (not `touchdeck pair`): if it expires unused it dies like a PIN
+        /// whose tries ran out, so a stranger asking again and again is not shown a new PIN every 5 minutes.
+        var byRequest = false
     }
 
     private var live: LivePin?
@@ -99,8 +102,14 @@ public struct PairingGate: Sendable {
     /// A device asked to pair: issue a PIN unless one is live or the back-off forbids it.
     public mutating func requestPin(now: Instant) -> Request {
         if currentPin(now: now) != nil { return .alreadyLive }
+        if let expired = live, expired.byRequest {
+            // Nobody paired with the PIN the last request brought up: the back-off starts at its expiry.
+            killPin(now: expired.issuedAt + Self.pinLifetime)
+        }
         if let retryAfter = secondsLeft(now: now) { return .backingOff(retryAfter: retryAfter) }
-        return .issued(issuePin(now: now))
+        let pin = issuePin(now: now)
+        live?.byRequest = true
+        return .issued(pin)
     }
 
     /// `touchdeck pair`: always issues a new PIN, replacing a live one; the back-off does not apply.

@@ -71,7 +71,7 @@ public struct SecureChannel: Sendable {
         return inner
     }
 
-    /// Seals one binary message.
+    /// Seals one binary message (a copy in and out; media seal `WireBuffer`s through `binarySealer`).
     public func sealBinary(_ payload: Data) -> Data {
         binarySealer.seal(payload)
     }
@@ -108,28 +108,87 @@ public struct SecureChannel: Sendable {
     }
 }
 
-/// The binary sending half of a `SecureChannel`: one counter and the device-bound key, safe to call from any
-/// thread. `seal(_:then:)` runs `then` before the next message can be sealed, so a caller that sends inside
-/// it puts messages on the wire in counter order (the device refuses a lower `seq` as a replay).
-public final class BinarySealer: @unchecked Sendable {
+/// The binary sending half of a `SecureChannel`: one counter, the device-bound key and one cipher context,
+/// safe to call from any thread. `seal(_:then:)` runs `then` before the next message can be sealed, so a caller
+/// that sends inside it puts messages on the wire in counter order (the device refuses a lower `seq` as a
+/// replay). Messages are sealed in place in their `WireBuffer` (seq and nonce into the room in front, the tag
+/// behind), and the context is keyed again with each message's fresh nonce instead of being made per message.
+public final class BinarySealer: @unchecked Sendable {  // `sent` and `context` are only touched under `lock`
     private let key: Data
     private let lock = NSLock()
     private var sent: UInt64 = 0
+    private let context: CipherContext
+    private let nonces: @Sendable () -> Data
 
-    init(key: Data) { self.key = key }
-
-    /// Seals one binary message with the next counter.
-    public func seal(_ payload: Data) -> Data {
-        var sealed = Data()
-        seal(payload) { sealed = $0 }
-        return sealed
+    /// `nonces` gives each message its nonce: fresh random bytes; tests pass known ones.
+    init(key: Data, nonces: @escaping @Sendable () -> Data = { SecureRandom.bytes(ChaChaPoly.nonceSize) }) {
+        self.key = key
+        self.nonces = nonces
+        do {
+            context = try CipherContext()
+        } catch {
+            preconditionFailure("no memory for a cipher context")
+        }
     }
 
-    /// Seals one binary message and hands it to `then` while no other message can be sealed.
-    public func seal(_ payload: Data, then: (Data) -> Void) {
+    /// Seals one binary message with the next counter into one new `Data`, with a cipher context of its own
+    /// (not the media path). Measured: reusing the sealer's context here made glibc give the freed 300 KB
+    /// buffers back to the kernel every round (16× the page faults in `touchdeck-bench crypto`).
+    public func seal(_ payload: Data) -> Data {
         lock.lock()
         defer { lock.unlock() }
         sent += 1
-        then(SecureChannel.sealOrTrap(payload, key: key, ad: SecureChannel.binaryAD(sent), header: Bytes.bigEndian(sent)))
+        return SecureChannel.sealOrTrap(
+            payload, key: key, ad: SecureChannel.binaryAD(sent), header: Bytes.bigEndian(sent))
+    }
+
+    /// Seals `message` in place with the next counter, `seq ‖ nonce ‖ ciphertext ‖ tag`, and hands it to
+    /// `then` while no other message can be sealed.
+    public func seal(_ message: consuming WireBuffer, then: (consuming WireBuffer) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        let seq = advance { seq, nonce, ad in
+            sealOrTrap { try context.seal(&message, key: key, nonce: nonce, ad: ad) }
+            return seq
+        }
+        message.prepend(8) { $0.storeBytes(of: seq.bigEndian, as: UInt64.self) }
+        then(message)
+    }
+
+    /// Runs `body` with the next counter, a fresh nonce and the counter's associated data; under `lock`.
+    private func advance<R>(_ body: (UInt64, Data, UnsafeRawBufferPointer) -> R) -> R {
+        sent += 1
+        let seq = sent
+        return BinaryAD.with(seq) { body(seq, nonces(), $0) }
+    }
+
+    private func sealOrTrap(_ seal: () throws -> Void) {
+        do {
+            try seal()
+        } catch {
+            // Key and nonce sizes are fixed by this type, so only a broken libcrypto gets here.
+            preconditionFailure("ChaCha20-Poly1305 seal failed")
+        }
+    }
+}
+
+/// The associated data of sealed binary message `seq`, `"bin|" + decimal seq`, written on the stack: the
+/// sealer needs it for every frame.
+enum BinaryAD {
+    static func with<R>(_ seq: UInt64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var digits = seq
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(digits % 10)
+                digits /= 10
+            } while digits > 0
+            for letter in "bin|".utf8.reversed() {
+                at -= 1
+                buffer[at] = letter
+            }
+            return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[at...])))
+        }
     }
 }

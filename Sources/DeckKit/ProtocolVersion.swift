@@ -5,7 +5,9 @@ public enum ProtocolVersion {
     /// Buttons, volume, keypad, screen viewing.
     public static let legacy = 1
     /// Adds text input (`typeText`, `pressKey`).
-    public static let current = 2
+    public static let typing = 2
+    /// Adds the hotkey, text and open keys (a device at 2 or older shows them as plain keys it can press).
+    public static let current = 3
 
     /// The number both sides work at.
     public static func agreed(device: Int, host: Int) -> Int { min(device, host) }

@@ -8,14 +8,34 @@ public enum TextInput {
     /// The most UTF-16 units typed in one go; longer strings are typed in pieces this size.
     public static let maxChunkUTF16 = 20
 
-    /// Line breaks (LF, CR, CR LF and the other Unicode newlines) and tabs become one space each; the
-    /// text is cut after `maxCharacters` characters, never inside one.
+    /// The most Unicode scalars one character keeps: a base and its marks (a family emoji is 7), never the
+    /// two million combining marks a hostile device once sent as "one character" (it typed for 12.8 s).
+    public static let maxScalarsPerCharacter = 16
+    /// The most UTF-8 bytes one text keeps.
+    public static let maxBytes = 32768
+
+    /// Line breaks (LF, CR, CR LF and the other Unicode newlines) and tabs become one space each; each
+    /// character keeps its first `maxScalarsPerCharacter` scalars; the text is cut after `maxCharacters`
+    /// characters or before the character that would pass `maxBytes`, never inside one. A character that would
+    /// join the one kept before it (only after a cut or a replaced line break) is left out.
     public static func clean(_ input: String) -> String {
         var out = ""
         var count = 0
+        var bytes = 0
+        var previous: String?
         for character in input {
             guard count < maxCharacters else { break }
-            out.append(character.isNewline || character == "\t" ? " " : character)
+            var kept = String(character.isNewline || character == "\t" ? " " : character)
+            if kept.unicodeScalars.count > maxScalarsPerCharacter {
+                kept = String(String.UnicodeScalarView(kept.unicodeScalars.prefix(maxScalarsPerCharacter)))
+            }
+            // A cut character, or the space for a line break, can join the next one into a character over the
+            // limit (a cut syllable before a leading consonant, a space before a lone mark): that one is left out.
+            if let previous, (previous + kept).count == 1 { continue }
+            bytes += kept.utf8.count
+            guard bytes <= maxBytes else { break }
+            out += kept
+            previous = kept
             count += 1
         }
         return out

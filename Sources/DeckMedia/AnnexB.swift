@@ -14,11 +14,18 @@ public enum AnnexB {
 
     /// The NAL units of `stream`, each without its start code. Bytes before the first start code are skipped.
     public static func units(_ stream: Data) -> [Data] {
-        let bytes = [UInt8](stream)
+        stream.withUnsafeBytes { bytes in unitRanges(bytes).map { Data(bytes[$0]) } }
+    }
+
+    /// Where the NAL units of `stream` are (without their start codes), read in place: the encoder checks
+    /// every keyframe, whose bytes are then sent without another copy.
+    public static func unitRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
         var starts: [(code: Int, payload: Int)] = []
         var index = 0
         while index + 2 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+            if bytes[index + 2] > 1 {
+                index += 3  // no start code can end at index + 2 or before it
+            } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
                 // A four-byte start code is the three-byte one after a zero.
                 let code = index > 0 && bytes[index - 1] == 0 ? index - 1 : index
                 starts.append((code, index + 3))
@@ -29,7 +36,7 @@ public enum AnnexB {
         }
         return starts.indices.map { i in
             let end = i + 1 < starts.count ? starts[i + 1].code : bytes.count
-            return Data(bytes[starts[i].payload..<max(end, starts[i].payload)])
+            return starts[i].payload..<max(end, starts[i].payload)
         }
     }
 
@@ -40,11 +47,23 @@ public enum AnnexB {
 
     /// SPS then PPS units of `stream`, without start codes, in stream order.
     public static func parameterSets(_ stream: Data) -> [Data] {
-        units(stream).filter { [UnitType.sps.rawValue, UnitType.pps.rawValue].contains(type(of: $0)) }
+        stream.withUnsafeBytes { parameterSets($0) }
+    }
+
+    /// SPS then PPS units, each copied out (they are a few bytes).
+    public static func parameterSets(_ bytes: UnsafeRawBufferPointer) -> [Data] {
+        let wanted = [UnitType.sps.rawValue, UnitType.pps.rawValue]
+        return unitRanges(bytes).filter { !$0.isEmpty && wanted.contains(bytes[$0.lowerBound] & 0x1F) }
+            .map { Data(bytes[$0]) }
     }
 
     /// Whether `stream` holds an IDR slice.
     public static func containsIDR(_ stream: Data) -> Bool {
-        units(stream).contains { type(of: $0) == UnitType.idrSlice.rawValue }
+        stream.withUnsafeBytes { containsIDR($0) }
+    }
+
+    /// Whether the bytes hold an IDR slice, read in place.
+    public static func containsIDR(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        unitRanges(bytes).contains { !$0.isEmpty && bytes[$0.lowerBound] & 0x1F == UnitType.idrSlice.rawValue }
     }
 }

@@ -1,5 +1,6 @@
 import CAVCodec
 import CYUV
+import DeckKit
 import Foundation
 
 /// One open libavcodec encoder with the frame and packet it reuses: owns the `AVCodecContext`, `AVFrame` and
@@ -73,25 +74,28 @@ final class CodecSession {
             width: settings.width, height: settings.height)
     }
 
-    /// Encodes the picture last written to `inputPlanes()`; returns the access unit and whether libavcodec
-    /// marked it a keyframe, or nil when the encoder kept the frame for later (hardware pipelines).
-    func encode(forceKeyframe: Bool) throws -> (accessUnit: Data, keyframe: Bool)? {
+    /// Encodes the picture last written to `inputPlanes()`; returns the access unit (copied once out of the
+    /// packet, into a buffer with room for what the send path puts around it) and whether libavcodec marked it
+    /// a keyframe, or nil when the encoder kept the frame for later (hardware pipelines).
+    func encode(forceKeyframe: Bool) throws -> (accessUnit: WireBuffer, keyframe: Bool)? {
         guard let context, let frame, let packet else { preconditionFailure("session closed") }
         frame.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         frame.pointee.pts = nextTimestamp
         nextTimestamp += 1
         try send(frame, to: context)
-        var accessUnit = Data()
+        var accessUnit: WireBuffer?
         var keyframe = false
         while true {
             let code = avcodec_receive_packet(context, packet)
             if code == deck_averror_eagain() { break }
             try AVCall.check(code, "avcodec_receive_packet")
-            accessUnit.append(packet.pointee.data, count: Int(packet.pointee.size))
+            EncodedFrame.collect(
+                UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)), into: &accessUnit)
             keyframe = keyframe || packet.pointee.flags & AV_PKT_FLAG_KEY != 0
             av_packet_unref(packet)
         }
-        return accessUnit.isEmpty ? nil : (accessUnit, keyframe)
+        guard let accessUnit, accessUnit.count > 0 else { return nil }
+        return (accessUnit, keyframe)
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>, to context: UnsafeMutablePointer<AVCodecContext>) throws {

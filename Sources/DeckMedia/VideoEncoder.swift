@@ -1,7 +1,8 @@
 import DeckKit
+import DeckLog
 import Foundation
 
-/// The encode stage: BGRA in, one H.264 access unit out per frame (SPEC §7).
+/// The encode stage: BGRA in, one H.264 access unit out per frame (DESIGN.md#viewing).
 ///
 /// BGRA → I420 and the scale to the fitted size go through libyuv into pooled buffers; the encoder is libx264
 /// (or a hardware one) through libavcodec with the low-latency settings: no B-frames, no scene-cut keyframes,
@@ -27,7 +28,8 @@ public final class VideoEncoder {
 
         public init(
             choice: EncoderChoice = .auto, maxSide: Int = ScreenGeometry.maxSide, fps: Int = StreamRate.high,
-            preset: X264Preset = .ultrafast, crf: Int = 20, bufferFrames: Int = 60,
+            preset: X264Preset = .ultrafast, crf: Int = Tuning.viewing.crf,
+            bufferFrames: Int = Tuning.viewing.bufferFrames,
             safetyInterval: Duration = .seconds(10),
             hardware: HardwareOptions = HardwareOptions()
         ) {
@@ -54,19 +56,24 @@ public final class VideoEncoder {
     public private(set) var lastStageTimes = StageTimes(convert: .zero, encode: .zero)
 
     private var configuration: Configuration
-    private let log: (String) -> Void
+    private let log: Logger
     private let converter = FrameConverter()
     private var session: CodecSession?
-    private var framesSinceKeyframe = 0
+    private var keyframeClock: KeyframeClock
+    /// A session just opened: its first frame must be an IDR.
+    private var freshSession = true
+    /// The encoder's own clock, for frames that come without a time.
+    private let started = ContinuousClock.now
 
     /// Opens an encoder for frames of `sourceWidth`×`sourceHeight`. Hardware encoders that fail to open fall
     /// back to x264 with one line to `log`; throws only when x264 itself cannot open.
-    public init(sourceWidth: Int, sourceHeight: Int, configuration: Configuration, log: @escaping (String) -> Void)
+    public init(sourceWidth: Int, sourceHeight: Int, configuration: Configuration, log: Logger)
         throws
     {
         self.configuration = configuration
         self.log = log
         fps = StreamRate.normalize(fps: configuration.fps)
+        keyframeClock = KeyframeClock(intervalMicros: Self.micros(configuration.safetyInterval), fps: fps)
         backend = .x264
         let settings = settings(width: sourceWidth, height: sourceHeight)
         session = try openFirst(of: configuration.choice.candidates, settings: settings)
@@ -88,6 +95,7 @@ public final class VideoEncoder {
         let wanted = StreamRate.normalize(fps: requested)
         guard wanted != fps, let session else { return }
         fps = wanted
+        keyframeClock.setFPS(wanted)
         if backend.reconfiguresRate {
             session.setRate(session.settings.rate(actualFps: wanted))
         } else {
@@ -96,33 +104,33 @@ public final class VideoEncoder {
         }
     }
 
-    /// Converts and encodes one frame. Returns nil only when a hardware encoder keeps the frame for later.
-    public func encode(_ image: BGRAImage) throws -> EncodedFrame? {
+    /// Converts and encodes one frame captured at `micros` (any one clock; nil: now on the encoder's own).
+    /// Returns nil only when a hardware encoder keeps the frame for later.
+    public func encode(_ image: BGRAImage, at micros: UInt64? = nil) throws -> EncodedFrame? {
         let session = try sessionFor(image)
         let clock = ContinuousClock()
         let start = clock.now
+        let time = micros ?? Self.micros(start - started)
         try converter.convert(image, into: try session.inputPlanes())
         let converted = clock.now
-        let forced =
-            keyframeRequests.take() || framesSinceKeyframe == 0
-            || framesSinceKeyframe >= safetyIntervalFrames
+        let forced = keyframeRequests.take() || freshSession || keyframeClock.isDue(at: time)
         let output = try session.encode(forceKeyframe: forced)
         lastStageTimes = StageTimes(convert: converted - start, encode: clock.now - converted)
         guard let (accessUnit, flaggedKey) = output else { return nil }
-        // An IDR is what lets a decoder start; trust the bitstream, not only libavcodec's flag.
-        let keyframe = flaggedKey && AnnexB.containsIDR(accessUnit)
-        framesSinceKeyframe = keyframe ? 1 : framesSinceKeyframe + 1
-        return EncodedFrame(
-            accessUnit: accessUnit, keyframe: keyframe,
-            parameterSets: keyframe ? AnnexB.parameterSets(accessUnit) : [],
-            width: session.settings.width, height: session.settings.height)
+        // An IDR is what lets a decoder start; EncodedFrame trusts the bitstream, not only libavcodec's flag.
+        let encoded = EncodedFrame(
+            collected: accessUnit, flaggedKeyframe: flaggedKey, width: session.settings.width,
+            height: session.settings.height)
+        if encoded.keyframe {
+            keyframeClock.keyframe(at: time)
+            freshSession = false
+        }
+        return encoded
     }
 
-    private var safetyIntervalFrames: Int {
-        let seconds =
-            Double(configuration.safetyInterval.components.seconds)
-            + Double(configuration.safetyInterval.components.attoseconds) / 1e18
-        return max(1, Int((seconds * Double(fps)).rounded()))
+    private static func micros(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
     }
 
     /// The open session, reopened (with a keyframe) when the monitor's size changed.
@@ -148,7 +156,7 @@ public final class VideoEncoder {
             do {
                 let session = try open(candidate, settings)
                 if !failures.isEmpty {
-                    log("encoder: \(failures.joined(separator: "; ")); using \(candidate.codecName)")
+                    log.notice("encoder: \(failures.joined(separator: "; ")); using \(candidate.codecName)")
                 }
                 return session
             } catch {
@@ -166,7 +174,7 @@ public final class VideoEncoder {
             sourceWidth: settings.sourceWidth, sourceHeight: settings.sourceHeight)
         backend = candidate
         opens += 1
-        framesSinceKeyframe = 0
+        freshSession = true
         return session
     }
 }

@@ -1,7 +1,7 @@
-import DeckScreen
+import DeckDesktop
 import Foundation
 
-/// A few BGRA frame buffers reused for the whole recording (STYLE practice 13: nothing allocated per frame).
+/// A few BGRA frame buffers reused for the whole recording (DESIGN.md#media-pipelines: nothing allocated per frame).
 /// The capture thread copies a lent frame into a free one and hands it to the recording's queue; when none is
 /// free (the encoder is behind) the frame is dropped instead of queued.
 final class FramePool: @unchecked Sendable {

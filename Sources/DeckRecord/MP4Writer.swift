@@ -2,7 +2,7 @@ import CAVCodec
 import CAVFormat
 import Foundation
 
-/// A fragmented MP4 file written by libavformat (SPEC §11): an empty `moov` up front, then one `moof`+`mdat`
+/// A fragmented MP4 file written by libavformat (DESIGN.md#recording): an empty `moov` up front, then one `moof`+`mdat`
 /// per video keyframe, flushed to the file as it closes, so whatever ends the process leaves a file that plays
 /// up to the last whole fragment. Owns the `AVFormatContext` and its file.
 ///
@@ -31,10 +31,22 @@ final class MP4Writer {
         self.url = url
         audioSetup = audio
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try FFCall.check(avformat_alloc_output_context2(&context, nil, "mp4", url.path), "avformat_alloc_output_context2")
+        try FFCall.check(
+            avformat_alloc_output_context2(&context, nil, "mp4", url.path), "avformat_alloc_output_context2")
         self.context = context
         packet = av_packet_alloc()
-        try FFCall.check(avio_open(&context!.pointee.pb, url.path, AVIO_FLAG_WRITE), "avio_open \(url.path)")
+        // Created here, new and private (0600 whatever the umask, never through a link someone left under the
+        // name); libavformat then opens the file that now exists.
+        let created = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard created >= 0 else { throw RecordingError.write("cannot create \(url.lastPathComponent): errno \(errno)") }
+        _ = fchmod(created, 0o600)
+        close(created)
+        do {
+            try FFCall.check(avio_open(&context!.pointee.pb, url.path, AVIO_FLAG_WRITE), "avio_open \(url.path)")
+        } catch {
+            unlink(url.path)
+            throw error
+        }
     }
 
     deinit {
@@ -45,17 +57,21 @@ final class MP4Writer {
 
     /// Bytes written to the file so far.
     var bytesWritten: Int64 {
-        guard let pb = context?.pointee.pb else { return 0 }
+        guard let pb = context?.pointee.pb else { return closedSize }
         return avio_tell(pb)
     }
+    /// The file's size when it was closed (`bytesWritten` after `finish`).
+    private var closedSize: Int64 = 0
 
     /// Whether the header is out (a first keyframe arrived).
     var hasVideo: Bool { headerWritten }
 
     /// Writes one H.264 access unit (Annex-B) at `micros` on the file's clock. The first must be a keyframe
     /// carrying SPS and PPS; a keyframe closes the fragment before it and pushes it to the disk.
-    func writeVideo(_ accessUnit: Data, keyframe: Bool, parameterSets: [Data], width: Int, height: Int, fps: Int,
-                    micros: UInt64) throws {
+    func writeVideo(
+        _ accessUnit: Data, keyframe: Bool, parameterSets: [Data], width: Int, height: Int, fps: Int,
+        micros: UInt64
+    ) throws {
         if !headerWritten {
             guard keyframe, !parameterSets.isEmpty else { return }
             try writeHeader(parameterSets: parameterSets, width: width, height: height, fps: fps)
@@ -82,7 +98,10 @@ final class MP4Writer {
     func finish() throws {
         guard !closed, let context else { return }
         closed = true
-        defer { avio_closep(&context.pointee.pb) }
+        defer {
+            closedSize = avio_tell(context.pointee.pb)
+            avio_closep(&context.pointee.pb)
+        }
         guard headerWritten else {
             avio_closep(&context.pointee.pb)
             try? FileManager.default.removeItem(at: url)

@@ -1,10 +1,11 @@
+import DeckDesktop
 import DeckKit
+import DeckLog
 import DeckMedia
-import DeckScreen
 import Foundation
 
-/// One recording (SPEC §11): a monitor's frames and, when given, the system sound, encoded by its own H.264 and
-/// AAC encoders and written as fragmented MP4 on its own queue.
+/// One recording (DESIGN.md#recording): a monitor's frames and, when given, the system sound, encoded by its own H.264
+/// and AAC encoders and written as fragmented MP4 on its own queue.
 ///
 /// Frames come from the capture (shared with a viewer of the same monitor, `ScreenSource.sharingCaptures`):
 /// on the capture thread a frame is only copied into a pooled buffer (dropped when none is free), so a
@@ -69,6 +70,8 @@ public final class Recorder: @unchecked Sendable {
     private var stopped = false
     private var failure: RecordingError?
     private var lastFrameAt: UInt64 = 0
+    /// The file's keyframes, one every second of its time (a killed host loses at most that much).
+    private var keyframes: KeyframeClock
     private var pendingSound = 0
     /// Only on `queue`.
     private let sink: RecordingSink
@@ -78,13 +81,14 @@ public final class Recorder: @unchecked Sendable {
     /// clock. Throws a `RecordingError` or the capture's
     /// `ScreenSourceError` when it cannot start; nothing is left on disk then.
     public init(
-        _ options: Options, capture start: StartCapture, log: @escaping @Sendable (String) -> Void,
+        _ options: Options, capture start: StartCapture, log: Logger,
         clock: @escaping @Sendable () -> UInt64 = CapturedFrame.now,
         failed: @escaping @Sendable (RecordingError) -> Void
     ) throws {
         self.clock = clock
         self.options = options
         fps = StreamRate.normalize(fps: options.fps)
+        keyframes = KeyframeClock(intervalMicros: Self.keyframeMicros, slackMicros: Self.keyframeLeadMicros)
         let frame = options.monitor.frame
         let maxSide = options.maxSide ?? max(frame.width, frame.height)
         sink = try RecordingSink(
@@ -187,6 +191,13 @@ public final class Recorder: @unchecked Sendable {
 
     // MARK: - On the capture thread
 
+    /// Microseconds of the file between two keyframes at most.
+    static let keyframeMicros: UInt64 = 1_000_000
+    /// How early a keyframe may come: its picture is asked for that much before the second is over, so the
+    /// fragment it closes reaches the disk within the second, not a keep-alive tick and a frame slot after it
+    /// (a kill just after a whole second then still has that second).
+    static let keyframeLeadMicros: UInt64 = 100_000
+
     private func frame(_ frame: CapturedFrame) {
         let fileTime: UInt64? = lock.withLock {
             guard !stopped else { return nil }
@@ -194,9 +205,14 @@ public final class Recorder: @unchecked Sendable {
             return timeline.fileTime(of: frame.capturedAt)
         }
         guard let fileTime, let buffer = pool.copy(frame) else { return }
+        let keyframe: Bool = lock.withLock {
+            guard keyframes.isDue(at: fileTime) else { return false }
+            keyframes.keyframe(at: fileTime)
+            return true
+        }
         queue.async {
             defer { self.pool.giveBack(buffer) }
-            self.run { try self.sink.video(buffer, micros: fileTime) }
+            self.run { try self.sink.video(buffer, micros: fileTime, keyframe: keyframe) }
         }
     }
 
@@ -217,16 +233,20 @@ public final class Recorder: @unchecked Sendable {
         if first { failed(error) }
     }
 
-    /// A still screen gives the capture no frame; the file still needs pictures (and keyframes for its
-    /// fragments) as time goes on, so after half a second without one the capture is asked for one.
+    /// A still screen gives the capture no frame; the file still needs pictures (and a keyframe every second,
+    /// each closing a fragment on disk) as time goes on, so the capture is asked for one after half a second
+    /// without a frame and whenever a keyframe is due.
     private func startKeepAlive() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let capture: (any ScreenCapture)? = self.lock.withLock {
-                let quiet = self.clock() > self.lastFrameAt + 500_000
-                return quiet && !self.stopped && !self.timeline.isPaused ? self.capture : nil
+                let now = self.clock()
+                guard !self.stopped, !self.timeline.isPaused, now > self.lastFrameAt + 40_000 else { return nil }
+                let quiet = now > self.lastFrameAt + 500_000
+                let due = self.timeline.fileTime(of: now).map { self.keyframes.isDue(at: $0) } ?? false
+                return quiet || due ? self.capture : nil
             }
             capture?.refresh()
         }

@@ -1,4 +1,5 @@
 import DeckKit
+import DeckLog
 import DeckMedia
 import Foundation
 
@@ -18,16 +19,18 @@ final class RecordingSink {
 
     init(
         url: URL, sourceWidth: Int, sourceHeight: Int, maxSide: Int, fps: Int, encoder: EncoderChoice, sound: Bool,
-        reserveBytes: Int64, log: @escaping @Sendable (String) -> Void
+        reserveBytes: Int64, log: Logger
     ) throws {
         self.fps = fps
         self.reserveBytes = reserveBytes
         folder = url.deletingLastPathComponent()
-        // A file to keep, not a live picture: a little more quality than viewing, a keyframe every second so a
-        // cut file loses at most that much (a fragment ends at each keyframe).
+        // A file to keep (`Tuning.recording`). The recorder asks for a
+        // keyframe every second of the file's time (a fragment ends at each), so a cut file loses at most that
+        // much; the encoder's own interval is only the backstop.
         let configuration = VideoEncoder.Configuration(
-            choice: encoder, maxSide: maxSide, fps: fps, preset: .ultrafast, crf: 21, bufferFrames: 60,
-            safetyInterval: .seconds(1))
+            choice: encoder, maxSide: maxSide, fps: fps, preset: .ultrafast,
+            crf: Tuning.recording.crf, bufferFrames: Tuning.recording.bufferFrames,
+            safetyInterval: .seconds(2))
         do {
             video = try VideoEncoder(
                 sourceWidth: sourceWidth, sourceHeight: sourceHeight, configuration: configuration, log: log)
@@ -43,12 +46,13 @@ final class RecordingSink {
 
     var bytes: Int64 { writer.bytesWritten }
 
-    /// One copied frame at `micros` on the file's clock.
-    func video(_ buffer: FramePool.Buffer, micros: UInt64) throws {
+    /// One copied frame at `micros` on the file's clock; `keyframe`: the recorder's second is up.
+    func video(_ buffer: FramePool.Buffer, micros: UInt64, keyframe: Bool) throws {
         let image = BGRAImage(
             pixels: buffer.storage, width: buffer.width, height: buffer.height, bytesPerRow: buffer.stride)
+        if keyframe { video.requestKeyframe() }
         let encoded: EncodedFrame?
-        do { encoded = try video.encode(image) } catch { throw RecordingError.encoder("\(error)") }
+        do { encoded = try video.encode(image, at: micros) } catch { throw RecordingError.encoder("\(error)") }
         guard let encoded else { return }
         if encoded.keyframe, writer.hasVideo { try checkRoom() }
         try writer.writeVideo(

@@ -1,4 +1,4 @@
-/// Where a capture instant falls in the file (STYLE practice 2: a value, the clock passed in).
+/// Where a capture instant falls in the file (DESIGN.md#state-machines: a value, the clock passed in).
 ///
 /// The file's clock starts at `start` and stands still while paused: resuming shifts every later instant back
 /// by the time spent paused, so the file has no gap. Instants are microseconds on the capture clock.

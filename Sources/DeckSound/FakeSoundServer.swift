@@ -1,3 +1,5 @@
+import DeckDesktop
+
 /// An in-memory sound server for tests of the routing: sinks with a volume and mute the tests check are
 /// never touched, streams that play on a sink, modules, and a log of every command in order. A command named
 /// in `failing` throws (`refused`) instead, to play a server that dies half-way.

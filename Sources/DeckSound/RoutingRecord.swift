@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 
 #if canImport(Glibc)
@@ -5,7 +6,7 @@ import Foundation
 #endif
 
 /// What the routing changed, on disk before each change, so the next start can undo a routing a crash left
-/// behind (SPEC §8): the sink that was the default, our null sink's module, and where each moved stream was.
+/// behind (DESIGN.md#sound): the sink that was the default, our null sink's module, and where each moved stream was.
 public struct RoutingRecord: Codable, Equatable, Sendable {
     /// The default sink before routing (updated when the user picks another one while routed).
     public var previousDefault: String

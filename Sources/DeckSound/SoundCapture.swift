@@ -1,3 +1,5 @@
+import DeckDesktop
+import DeckLog
 import Foundation
 
 /// One routing and one recording of the computer's sound, shared by every consumer (the viewer now, a
@@ -11,7 +13,7 @@ public final class SoundCapture: @unchecked Sendable {
     private let queue = DispatchQueue(label: "touchdeck.sound")
     private let server: String?
     private let store: RoutingRecordStore
-    private let log: @Sendable (String) -> Void
+    private let log: Logger
     /// The sink the speakers are (the volume gauge reads it); nil while not routed.
     private let speakersName = LockedValue<String?>(nil)
     private let consumers = LockedValue<[UInt64: SoundConsumer]>([:])
@@ -24,7 +26,7 @@ public final class SoundCapture: @unchecked Sendable {
 
     /// Talks to `server` (nil: `$PULSE_SERVER` or the default); `store` keeps the routing record. Undoes, on
     /// its queue, a routing a crash left behind.
-    public init(server: String? = nil, store: RoutingRecordStore, log: @escaping @Sendable (String) -> Void) {
+    public init(server: String? = nil, store: RoutingRecordStore, log: Logger) {
         self.server = server
         self.store = store
         self.log = log
@@ -55,6 +57,16 @@ public final class SoundCapture: @unchecked Sendable {
         return SoundSubscription { self.queue.async { self.remove(id) } }
     }
 
+    /// Undoes a routing a host that was killed left behind, for `touchdeck doctor --fix` while no host runs:
+    /// the streams go back, the default sink too, our sink goes. True when there was one to undo.
+    public static func undoLeftover(server: String? = nil, store: RoutingRecordStore) throws -> Bool {
+        let connection = try PulseConnection(server: server) { _ in }
+        let found = try store.load() != nil || connection.sinks().contains { $0.name == SoundRouter.sinkName }
+        guard found else { return false }
+        try SoundRouter(server: connection, store: store).recover()
+        return true
+    }
+
     /// Returns once everything asked so far is done (a restore before the host exits).
     public func settle() { queue.sync {} }
 
@@ -64,9 +76,9 @@ public final class SoundCapture: @unchecked Sendable {
         guard store.load() != nil else { return }  // without a record there is nothing to undo; no server needed
         do {
             try ensureRouter().recover()
-            log("undid the sound routing a previous run left behind")
+            log.notice("undid the sound routing a previous run left behind")
         } catch {
-            log("could not undo the sound routing a previous run left behind: \(error)")
+            log.notice("could not undo the sound routing a previous run left behind: \(error)")
         }
     }
 
@@ -93,7 +105,7 @@ public final class SoundCapture: @unchecked Sendable {
             try? router.restore()
             throw error
         }
-        log("sound routed to \(SoundRouter.sinkName) and recorded from \(monitor)")
+        log.notice("sound routed to \(SoundRouter.sinkName) and recorded from \(monitor)")
     }
 
     private func remove(_ id: UInt64) {
@@ -108,9 +120,9 @@ public final class SoundCapture: @unchecked Sendable {
         guard router.record != nil else { return }
         do {
             try router.restore()
-            log("sound restored to the speakers")
+            log.notice("sound restored to the speakers")
         } catch {
-            log("could not restore the sound routing (the next start undoes it): \(error)")
+            log.notice("could not restore the sound routing (the next start undoes it): \(error)")
         }
     }
 
@@ -119,7 +131,7 @@ public final class SoundCapture: @unchecked Sendable {
     private func recordingEnded() {
         guard recorder != nil else { return }  // stopped on purpose meanwhile
         recorder = nil
-        log("the sound recording ended; starting it again")
+        log.notice("the sound recording ended; starting it again")
         retry()
     }
 
@@ -132,7 +144,7 @@ public final class SoundCapture: @unchecked Sendable {
             try start()
             retrying = false
         } catch {
-            if !retrying { log("sound could not start again (trying every 2 s): \(error)") }
+            if !retrying { log.notice("sound could not start again (trying every 2 s): \(error)") }
             retrying = true
             queue.asyncAfter(deadline: .now() + 2) { [weak self] in self?.retry() }
         }
@@ -142,24 +154,9 @@ public final class SoundCapture: @unchecked Sendable {
     private func heard(_ event: PulseConnection.Event) {
         queue.async {
             guard self.recorder != nil, let router = self.router else { return }
-            do { try router.follow() } catch { self.log("the sound routing could not follow a change: \(error)") }
+            do { try router.follow() } catch {
+                self.log.notice("the sound routing could not follow a change: \(error)")
+            }
         }
-    }
-}
-
-/// A consumer's place in the capture; `cancel` leaves it (the last one out restores the speakers).
-public final class SoundSubscription: Sendable {
-    private let leave: LockedValue<(@Sendable () -> Void)?>
-
-    init(_ leave: @escaping @Sendable () -> Void) { self.leave = LockedValue(leave) }
-
-    /// Leaves the capture; returns at once, idempotent. No packet reaches the consumer once the leave has
-    /// been handled on the sound queue.
-    public func cancel() {
-        let leaving = leave.update { value -> (@Sendable () -> Void)? in
-            defer { value = nil }
-            return value
-        }
-        leaving?()
     }
 }

@@ -1,4 +1,6 @@
-/// Routes the computer's sound away from its speakers while a device listens (SPEC §8), the way Sunshine
+import DeckDesktop
+
+/// Routes the computer's sound away from its speakers while a device listens (DESIGN.md#sound), the way Sunshine
 /// does: our own null sink becomes the default, the playing streams move onto it and its monitor is what we
 /// capture. Muting the speakers would not do: on Linux the monitor of a muted sink is silent too.
 ///

@@ -1,3 +1,5 @@
+import DeckDesktop
+
 /// What the routing needs from the sound server (PulseAudio, or PipeWire's pulse server): its sinks, the
 /// playing streams and the few commands that move them. Calls block until the server answers, so they run on
 /// the sound queue, never on the host's actor or a transport thread.
@@ -43,26 +45,5 @@ public struct SoundStream: Hashable, Sendable {
     public init(index: UInt32, sink: UInt32) {
         self.index = index
         self.sink = sink
-    }
-}
-
-/// Why sound could not start or be restored.
-public enum SoundError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No sound server answers.
-    case noServer
-    /// The server refused a command (what was asked, the server's words).
-    case refused(String)
-    /// There is no sink to route away from.
-    case noDefaultSink
-    /// The routing record could not be written, so routing did not start (it could not be undone after a crash).
-    case record(String)
-
-    public var description: String {
-        switch self {
-        case .noServer: "no sound server"
-        case .refused(let what): "the sound server refused: \(what)"
-        case .noDefaultSink: "the sound server has no default sink"
-        case .record(let why): "the routing record could not be written: \(why)"
-        }
     }
 }

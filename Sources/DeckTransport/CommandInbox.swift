@@ -1,12 +1,26 @@
 import CLibWebSockets
+import DeckKit
 import Foundation
 
-/// One message waiting to be written to a WebSocket.
+/// One message waiting to be written to a WebSocket, in a buffer with room in front for lws's frame header.
 struct OutgoingMessage {
-    var data: Data
+    var bytes: WireBuffer
     var isBinary: Bool
     /// Called on the service thread once the message has left lws for the socket.
     var onSent: (@Sendable () -> Void)?
+
+    init(bytes: WireBuffer, isBinary: Bool, onSent: (@Sendable () -> Void)?) {
+        self.bytes = bytes
+        self.isBinary = isBinary
+        self.onSent = onSent
+    }
+
+    /// A message from bytes held elsewhere, copied once into a buffer with the room lws needs.
+    init(data: Data, isBinary: Bool, onSent: (@Sendable () -> Void)?) {
+        self.init(
+            bytes: WireBuffer(copying: data, front: Int(touchdeck_lws_pre()), back: 0), isBinary: isBinary,
+            onSent: onSent)
+    }
 }
 
 /// Work handed from any thread to the service thread.

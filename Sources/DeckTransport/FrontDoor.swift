@@ -1,15 +1,16 @@
 import Foundation
 
-/// What a connection that has not authorized yet may take from the host (SPEC §1, "the front door";
+/// What a connection that has not authorized yet may take from the host (DESIGN.md#transport, "the front door";
 /// anchors: OpenSSH's MaxStartups and LoginGraceTime).
 public struct FrontDoorLimits: Equatable, Sendable {
     /// Largest message before authorization; a larger one closes with 1009 before it is buffered.
     public var maxMessageSize: Int = 64 * 1024
     /// Time from the WebSocket handshake to authorization; then the connection is closed with 1008.
     public var authorizeWithin: Duration = .seconds(30)
-    /// Connections from one address that may wait at once; one more is refused with 1013.
+    /// Strangers from one address that may wait at once; one more closes that address's oldest (1013).
     public var perAddress: Int = 8
-    /// Connections that may wait at once in all; one more closes the oldest waiting one (1013).
+    /// Strangers that may wait at once in all; one more closes the oldest of the busiest address (1013).
+    /// Known devices wait apart and count in neither (`WaitingRoom`).
     public var total: Int = 64
     /// Bytes per second that the waiting connections of one address may send, beyond a first `burstBytes`;
     /// past that the host stops reading them for a while. A real handshake is a few KiB, but a stranger
@@ -19,7 +20,7 @@ public struct FrontDoorLimits: Equatable, Sendable {
     /// What one address may send at once before `bytesPerSecond` applies: two messages of the largest size.
     public var burstBytes: Int = 128 * 1024
 
-    /// The limits of SPEC §1.
+    /// The limits of DESIGN.md#transport.
     public init() {}
 
     /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5,bytesPerSecond=4096` (any subset,
@@ -46,70 +47,19 @@ public struct FrontDoorLimits: Equatable, Sendable {
 
 /// Close codes and reasons the front door uses (RFC 6455 §7.4.1).
 enum FrontDoorClose {
-    /// The address already has its share of waiting connections, or the connection made room for a newer one.
+    /// The connection made room for a newer one (`WaitingRoom.Eviction`).
     static let tryAgainLater: UInt16 = 1013
     /// The connection did not authorize in time.
     static let policyViolation: UInt16 = 1008
-    static let tooManyFromAddress = "too many connections waiting from this address"
-    static let madeRoom = "too many connections waiting; the oldest made room"
     static let tooSlow = "did not authorize in time"
-}
 
-/// The connections that have not authorized yet, oldest first: who may come in, who must make room, and whose
-/// time is up. A value with no clock of its own; the service thread passes `now`.
-struct WaitingRoom: Equatable {
-    /// What to do with a new connection.
-    enum Admission: Equatable {
-        /// It waits; nobody else is affected.
-        case admit
-        /// It waits, and `ConnectionID` (the oldest waiting one) must be closed to make room.
-        case admitEvicting(ConnectionID)
-        /// Its address has too many connections waiting: close it.
-        case refuse
-    }
-
-    struct Entry: Equatable {
-        let id: ConnectionID
-        let address: String
-        let deadline: ContinuousClock.Instant
-    }
-
-    let limits: FrontDoorLimits
-    /// In arrival order, so the first entry is the oldest.
-    private(set) var entries: [Entry] = []
-
-    init(limits: FrontDoorLimits) { self.limits = limits }
-
-    /// A connection from `address` finished its WebSocket handshake at `now`.
-    mutating func admit(_ id: ConnectionID, address: String, now: ContinuousClock.Instant) -> Admission {
-        guard entries.count(where: { $0.address == address }) < limits.perAddress else { return .refuse }
-        var admission = Admission.admit
-        // The oldest makes room rather than the newest being refused, so a paired device reconnecting always
-        // gets in however many strangers hold sockets: they can only push each other out.
-        if entries.count >= limits.total, let oldest = entries.first {
-            entries.removeFirst()
-            admission = .admitEvicting(oldest.id)
+    /// The reason text sent with an eviction's 1013.
+    static func reason(_ why: WaitingRoom.Eviction.Reason) -> String {
+        switch why {
+        case .addressFull: "too many connections waiting from this address; the oldest made room"
+        case .roomFull: "too many connections waiting; the busiest address made room"
+        case .replaced: "a newer connection of this device is waiting"
         }
-        entries.append(Entry(id: id, address: address, deadline: now + limits.authorizeWithin))
-        return admission
-    }
-
-    /// The connection authorized or closed; it no longer waits.
-    mutating func leave(_ id: ConnectionID) {
-        entries.removeAll { $0.id == id }
-    }
-
-    /// Whether `id` is still waiting to authorize.
-    func isWaiting(_ id: ConnectionID) -> Bool { entries.contains { $0.id == id } }
-
-    /// When `id` must have authorized, if it is waiting.
-    func deadline(of id: ConnectionID) -> ContinuousClock.Instant? { entries.first { $0.id == id }?.deadline }
-
-    /// Removes and returns every connection whose time is up at `now`, oldest first.
-    mutating func expire(now: ContinuousClock.Instant) -> [ConnectionID] {
-        let expired = entries.filter { $0.deadline <= now }.map(\.id)
-        entries.removeAll { $0.deadline <= now }
-        return expired
     }
 }
 

@@ -31,7 +31,7 @@ final class LWSContext {
 
         var contextInfo = lws_context_creation_info()
         // lws 4.1 reads the UTF-8 check from the context's options, not the vhost's: without it here, text
-        // frames that are not UTF-8 pass (SPEC §1 wants them closed with 1007).
+        // frames that are not UTF-8 pass (DESIGN.md#transport wants them closed with 1007).
         contextInfo.options = LWSOption.doSSLGlobalInit | LWSOption.explicitVhosts | LWSOption.validateUTF8
         contextInfo.user = user
         guard let context = lws_create_context(&contextInfo) else {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which browser pages may open a WebSocket to the host (SPEC §1). A browser always sends `Origin`; a page
+/// Which browser pages may open a WebSocket to the host (DESIGN.md#transport). A browser always sends `Origin`; a page
 /// elsewhere must not use the user's browser to guess PINs or fill the waiting room, so only the host's own
 /// origins pass: `https://<a name or address in the server certificate>:<port>`, and, when the app is served
 /// over plain HTTP on loopback, `http://<loopback>:<port>`. No `Origin` at all is a board or a tool: allowed.

@@ -70,8 +70,8 @@ public struct HTTPResponse: Equatable, Sendable {
         status: 405, contentType: "text/plain; charset=utf-8", body: Data("Method not allowed\n".utf8),
         headers: ["Allow": "GET, HEAD"])
 
-    /// Sent with every response (SPEC §1). The app needs `data:` images (app icons arrive as data URLs); its
-    /// WebSocket is same-origin, which `'self'` covers for `wss:` and `ws:`.
+    /// Sent with every response (DESIGN.md#transport). The app needs `data:` images (app icons arrive as data URLs);
+    /// its WebSocket is same-origin, which `'self'` covers for `wss:` and `ws:`.
     public static let securityHeaders: [(name: String, value: String)] = [
         ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
         ("X-Content-Type-Options", "nosniff"),
@@ -131,9 +131,19 @@ public struct ServerConfiguration: Sendable {
     /// What a connection gets until its owner calls `WebSocketServer.authorize`; nil trusts every connection
     /// from the start (for a server whose owner has no notion of authorization).
     public var frontDoor: FrontDoorLimits? = FrontDoorLimits()
+    /// The paired devices' ids, which the front door lets wait apart from strangers; shared with the owner,
+    /// who replaces its contents whenever a device pairs or is revoked.
+    public var knownDevices = KnownDevices()
+    /// Most bytes of messages a connection may have waiting to be written (its peer is not reading them);
+    /// one more closes it with 1008 "too much unread". Room for the largest message (16 MiB) and then some;
+    /// small enough that a stalled peer, with the copies sealing makes on the way, costs well under 64 MiB.
+    /// Video and audio are held back earlier by their own in-flight limits, so this is met only by a peer
+    /// that keeps asking and does not read.
+    public var maxQueuedBytes: Int = 24 * 1024 * 1024
     /// Seconds without traffic before the server pings.
     public var pingInterval: UInt16 = 5
-    /// Seconds without a pong before the peer is dropped.
+    /// Seconds without a pong before the peer is dropped; also how long a connection with messages waiting
+    /// may go without lws taking a frame of them, pongs or not.
     public var deadPeerTimeout: UInt16 = 15
 
     /// A configuration with defaults for everything but the TLS material.

@@ -5,24 +5,43 @@ import Foundation
 /// Everything here runs before the handler hears of a connection or instead of it, so a stranger's sockets
 /// cost the host's actor nothing.
 extension ServiceCore {
-    /// Lets a new connection wait (closing the oldest waiting one if the room is full) or refuses it.
-    /// False when refused: the connection is closing and its owner never hears of it.
+    /// Lets a new connection wait, closing whoever must make room for it (`WaitingRoom`). A connection that
+    /// names a paired device in its upgrade (`/ws?device=ID`) waits in that device's reserved place.
+    /// Always true: nobody is refused at the door any more (the Bool is kept for the caller's `guard`).
     func admit(_ connection: Connection, address: String) -> Bool {
         guard var room else { return true }
-        defer { self.room = room }
-        switch room.admit(connection.id, address: address, now: .now) {
-        case .refuse:
-            requestClose(connection, code: FrontDoorClose.tryAgainLater, reason: FrontDoorClose.tooManyFromAddress)
-            return false
-        case .admitEvicting(let oldest):
-            if let evicted = connections[oldest] {
-                requestClose(evicted, code: FrontDoorClose.tryAgainLater, reason: FrontDoorClose.madeRoom)
-            }
-        case .admit:
-            break
-        }
+        let device = claimedInUpgrade(connection.wsi)
+        evict(room.admit(connection.id, address: address, device: device, now: .now))
+        self.room = room
         lws_set_timer_usecs(connection.wsi, Self.microseconds(room.limits.authorizeWithin))
         return true
+    }
+
+    /// A whole text message of a waiting stranger: when it is a `hello` or `authStart` naming a paired device,
+    /// the connection moves to that device's reserved place, no longer charged to its address's budget.
+    func inspectWhileWaiting(_ connection: Connection, message: Data) {
+        guard var room, room.isStranger(connection.id), let device = DeviceClaim.named(in: message),
+            configuration.knownDevices.contains(device)
+        else { return }
+        let evictions = room.claim(connection.id, device: device)
+        self.room = room
+        evict(evictions)
+        resume(connection)
+    }
+
+    private func evict(_ evictions: [WaitingRoom.Eviction]) {
+        for eviction in evictions {
+            guard let evicted = connections[eviction.id] else { continue }
+            requestClose(evicted, code: FrontDoorClose.tryAgainLater, reason: FrontDoorClose.reason(eviction.reason))
+        }
+    }
+
+    /// The known device named by the upgrade's `device` query argument, if any.
+    private func claimedInUpgrade(_ wsi: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 160)
+        guard let value = lws_get_urlarg_by_name(wsi, "device=", &buffer, Int32(buffer.count)) else { return nil }
+        let device = String(cString: value)
+        return configuration.knownDevices.contains(device) ? device : nil
     }
 
     /// The owner says the connection authorized: no deadline, no place in the room, no byte budget, the full
@@ -37,7 +56,8 @@ extension ServiceCore {
     /// Charges what a waiting connection sent to its address; when the address has spent its budget, lws
     /// stops reading the connection until the budget has refilled (the timer resumes it).
     func charge(_ connection: Connection, bytes: Int) {
-        guard var budget, room?.isWaiting(connection.id) == true else { return }
+        // Only strangers: a known device's connection cannot be slowed by strangers sharing its address.
+        guard var budget, room?.isStranger(connection.id) == true else { return }
         let now = ContinuousClock.now
         let pause = budget.charge(bytes, from: connection.address, now: now)
         self.budget = budget

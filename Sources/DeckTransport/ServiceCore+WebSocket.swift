@@ -18,7 +18,8 @@ extension ServiceCore {
 
     func opened(_ wsi: OpaquePointer) {
         let limit = min(configuration.frontDoor?.maxMessageSize ?? .max, configuration.maxMessageSize)
-        let connection = Connection(id: nextID(), wsi: wsi, limit: limit)
+        let connection = Connection(
+            id: nextID(), wsi: wsi, limit: limit, queueLimit: configuration.maxQueuedBytes)
         connections[connection.id] = connection
         connectionsByWSI[wsi] = connection
         let info = ConnectionInfo(isTLS: lws_is_ssl(wsi) != 0, remoteAddress: PeerAddress.of(wsi))
@@ -48,6 +49,7 @@ extension ServiceCore {
             if isBinary {
                 handler.binary(data, connection.id)
             } else {
+                inspectWhileWaiting(connection, message: data)  // the front door: does it name a paired device?
                 // lws has already checked the UTF-8 (LWS_SERVER_OPTION_VALIDATE_UTF8) and closed on bad text.
                 handler.text(String(decoding: data, as: UTF8.self), connection.id)
             }
@@ -55,7 +57,7 @@ extension ServiceCore {
         }
     }
 
-    /// Writes at most one message per callback so that no connection starves the others.
+    /// Writes at most one frame per callback so that no connection starves the others.
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         // Once closing, lws may still call here for writes asked for earlier; a second -1 would make it drop
         // the socket at once instead of waiting for the peer's close (and reset it over unread input).
@@ -63,20 +65,47 @@ extension ServiceCore {
         let sent = connection.flushing
         connection.flushing.removeAll()
         for onSent in sent { onSent() }
-        if connection.outbox.isEmpty {
-            guard let code = connection.closeCode else { return 0 }
-            // Closed only after what was queued before `close` has gone out.
+        guard let fragment = connection.queue.next() else {
+            guard let code = connection.closeCode else {
+                // Everything queued is in the socket: the peer is reading, nothing to watch.
+                lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
+                return 0
+            }
+            // Closed only after what was queued before `close` has gone out. lws then sets its own timeout
+            // for the peer's close frame, which replaces the progress deadline.
             connection.isClosing = true
             var reason = Array(connection.closeReason.utf8.prefix(123))  // a close payload is at most 125 bytes
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &reason, reason.count)
             return -1
         }
-        let message = connection.outbox.removeFirst()
-        guard write(wsi, message.data, as: message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
-        if let onSent = message.onSent { connection.flushing.append(onSent) }
-        // Asked again both for the next queued message and to report `onSent` once this one is flushed.
+        guard write(wsi, fragment) else { return -1 }
+        if let onSent = fragment.onSent { connection.flushing.append(onSent) }
+        // A frame left: the peer has a new keep-alive period to take it.
+        watchProgress(connection)
+        // Asked again both for the next frame and to report `onSent` once this one is flushed.
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    /// Queues a message, or closes the connection with 1008 when its queue would exceed the cap.
+    func enqueue(_ message: OutgoingMessage, on connection: Connection) {
+        guard !connection.isClosing, !connection.isOverLimit else { return }
+        switch connection.queue.add(message) {
+        case .queued(let first):
+            if first { watchProgress(connection) }
+            lws_callback_on_writable(connection.wsi)
+        case .overLimit:
+            connection.isOverLimit = true
+            requestClose(connection, code: UnreadClose.code, reason: UnreadClose.reason)
+        }
+    }
+
+    /// Arms the progress deadline: unless lws takes another frame within the keep-alive timeout, the
+    /// connection is dropped. lws's own keep-alive counts any pong as life, and a peer's TCP stack and pongs
+    /// go on while it reads nothing; this deadline counts only frames that left (issue 20.1). A peer that
+    /// reads nothing cannot be sent a close frame either, so lws drops the socket without one.
+    func watchProgress(_ connection: Connection) {
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, Int32(configuration.deadPeerTimeout))
     }
 
     func closed(_ wsi: OpaquePointer) {
@@ -84,6 +113,25 @@ extension ServiceCore {
         connections[connection.id] = nil
         leftFrontDoor(connection.id)
         if connection.isReported { handler.closed(connection.id) }
+    }
+}
+
+/// The close for a connection whose unread messages passed `ServerConfiguration.maxQueuedBytes` (PROTOCOL §0).
+enum UnreadClose {
+    static let code: UInt16 = 1008
+    static let reason = "too much unread"
+}
+
+extension SendQueue.Fragment {
+    /// The opcode and FIN bit as lws takes them.
+    var lwsProtocol: lws_write_protocol {
+        let opcode: lws_write_protocol =
+            switch kind {
+            case .text: LWS_WRITE_TEXT
+            case .binary: LWS_WRITE_BINARY
+            case .continuation: LWS_WRITE_CONTINUATION
+            }
+        return lws_write_protocol(rawValue: opcode.rawValue | (isFinal ? 0 : LWS_WRITE_NO_FIN.rawValue))
     }
 }
 

@@ -18,10 +18,13 @@ final class Connection {
     let id: ConnectionID
     let wsi: OpaquePointer
     var assembler: MessageAssembler
-    var outbox: [OutgoingMessage] = []
+    /// What waits to be written, capped (`ServerConfiguration.maxQueuedBytes`).
+    var queue: SendQueue
     /// `onSent` of messages already given to lws; called at the next writeable callback, which lws delivers
     /// only once it has pushed all of them into the socket.
     var flushing: [@Sendable () -> Void] = []
+    /// The queue went over its cap: what is still sent is dropped and the connection closes with 1008.
+    var isOverLimit = false
     var closeCode: UInt16?
     var closeReason = ""
     /// Set once lws was told to close. lws then sends the close frame and waits for the peer's, reading and
@@ -35,10 +38,11 @@ final class Connection {
     /// While set, lws does not read this connection: its address spent its byte budget (`AddressBudget`).
     var pausedUntil: ContinuousClock.Instant?
 
-    init(id: ConnectionID, wsi: OpaquePointer, limit: Int) {
+    init(id: ConnectionID, wsi: OpaquePointer, limit: Int, queueLimit: Int) {
         self.id = id
         self.wsi = wsi
         self.assembler = MessageAssembler(limit: limit)
+        self.queue = SendQueue(limit: queueLimit)
     }
 }
 
@@ -131,8 +135,7 @@ final class ServiceCore {
             switch command {
             case .send(let id, let message):
                 guard let connection = connections[id] else { continue }
-                connection.outbox.append(message)
-                lws_callback_on_writable(connection.wsi)
+                enqueue(message, on: connection)
             case .close(let id, let code):
                 guard let connection = connections[id] else { continue }
                 requestClose(connection, code: code)
@@ -149,11 +152,13 @@ final class ServiceCore {
             connection.closeCode = code
             connection.closeReason = reason
         }
+        // The close frame is output too: a peer whose socket is full gets the keep-alive timeout to take it.
+        if !connection.isClosing { watchProgress(connection) }
         resume(connection)
         lws_callback_on_writable(connection.wsi)
     }
 
-    /// Writes `bytes` behind the `LWS_PRE` headroom lws needs for its frame header.
+    /// Writes `bytes` (an HTTP answer) behind the `LWS_PRE` headroom lws needs for its header.
     func write(_ wsi: OpaquePointer, _ bytes: Data, as kind: lws_write_protocol) -> Bool {
         let headroom = Int(touchdeck_lws_pre())
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: headroom + bytes.count, alignment: 16)
@@ -162,6 +167,17 @@ final class ServiceCore {
         // lws keeps a copy of whatever the socket did not take, so the buffer may go right after.
         let written = lws_write(wsi, (buffer + headroom).assumingMemoryBound(to: UInt8.self), bytes.count, kind)
         return Int(written) >= bytes.count
+    }
+
+    /// Writes one WebSocket frame in place: lws puts its frame header into the `LWS_PRE` bytes before it (the message's
+    /// room in front, or the end of the frame before, put back afterwards), so the bytes are not copied.
+    func write(_ wsi: OpaquePointer, _ fragment: SendQueue.Fragment) -> Bool {
+        let count = fragment.range.count
+        // lws keeps a copy of whatever the socket did not take, so the bytes are free again right after.
+        let written = fragment.message.withLentRoom(Int(touchdeck_lws_pre()), before: fragment.range.lowerBound) {
+            lws_write(wsi, $0, count, fragment.lwsProtocol)
+        }
+        return Int(written) >= count
     }
 }
 

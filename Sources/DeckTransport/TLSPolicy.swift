@@ -1,7 +1,7 @@
 import CLibWebSockets
 
-/// The TLS the listener accepts (SPEC §1): TLS 1.2 and newer with AEAD suites only, set by the daemon itself
-/// rather than left to the system's OpenSSL policy, which may allow TLS 1.0 and CBC suites.
+/// The TLS the listener accepts (DESIGN.md#transport): TLS 1.2 and newer with AEAD suites only, set by the daemon
+/// itself rather than left to the system's OpenSSL policy, which may allow TLS 1.0 and CBC suites.
 enum TLSPolicy {
     /// TLS 1.2 suites: ECDHE key exchange with AES-GCM or ChaCha20-Poly1305. The server key is P-256, so the
     /// ECDSA ones are used; the RSA ones only matter for someone who swaps in an RSA certificate.

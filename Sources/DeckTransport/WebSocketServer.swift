@@ -1,4 +1,5 @@
 import CLibWebSockets
+import DeckKit
 import Foundation
 
 /// HTTPS, WSS, plain HTTP and plain WS on one port, served by libwebsockets on one dedicated thread.
@@ -47,13 +48,27 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Queues a text message; dropped if the connection is gone or the server stopped.
     public func send(text: String, to id: ConnectionID) {
-        post(.send(id, OutgoingMessage(data: Data(text.utf8), isBinary: false, onSent: nil)))
+        send(text: text, to: id, onSent: nil)
+    }
+
+    /// Queues a text message. `onSent`, as for binary messages, runs on the service thread once lws has
+    /// handed the whole message to the socket; it never runs if the connection closes first.
+    public func send(text: String, to id: ConnectionID, onSent: (@Sendable () -> Void)?) {
+        post(.send(id, OutgoingMessage(data: Data(text.utf8), isBinary: false, onSent: onSent)))
     }
 
     /// Queues a binary message. `onSent` runs on the service thread once lws has handed the whole message to
     /// the socket; it never runs if the connection closes first or the server stops.
     public func send(binary: Data, to id: ConnectionID, onSent: (@Sendable () -> Void)? = nil) {
         post(.send(id, OutgoingMessage(data: binary, isBinary: true, onSent: onSent)))
+    }
+
+    /// Queues a binary message already in a `WireBuffer` (sealed media): written without a copy when it has
+    /// `LWS_PRE` bytes of room in front (`WireBuffer.reservedFront` does) and the caller gave its only copy.
+    /// A buffer still shared is copied here, so that the service thread alone uses what it writes.
+    public func send(binary: consuming WireBuffer, to id: ConnectionID, onSent: (@Sendable () -> Void)? = nil) {
+        binary.makeUnique()
+        post(.send(id, OutgoingMessage(bytes: binary, isBinary: true, onSent: onSent)))
     }
 
     /// Closes a connection with a WebSocket close code (RFC 6455 §7.4: 1000 normal, 1003 unsupported data,

@@ -1,5 +1,5 @@
-/// Which desktop the host serves the screen, the pointer and the keys of (SPEC §7), chosen once at start from the
-/// session's environment and the services on its bus (STYLE practice 2: a pure rule, the probe passed in).
+/// Which desktop the host serves the screen, the pointer and the keys of (DESIGN.md#viewing), chosen once at start from
+/// the session's environment and the services on its bus (DESIGN.md#state-machines: a pure rule, the probe passed in).
 public enum DesktopBackend: Equatable, Sendable {
     /// An X11 session (or no session type, with `$DISPLAY`): XShm, XDamage, XTest.
     case x11
@@ -52,8 +52,8 @@ public enum DesktopBackend: Equatable, Sendable {
     }
 }
 
-/// How the pointer and the keys reach a portal desktop (SPEC §7), the first that works: wlroots' virtual pointer
-/// and keyboard (sway, Hyprland, river…), the RemoteDesktop portal (KDE; the screen then comes through the same
+/// How the pointer and the keys reach a portal desktop (DESIGN.md#viewing), the first that works: wlroots' virtual
+/// pointer and keyboard (sway, Hyprland, river…), the RemoteDesktop portal (KDE; the screen then comes through the same
 /// session, one approval for both), a virtual evdev device on `/dev/uinput` when it is writable, else none.
 public enum PortalInputRoute: Equatable, Sendable {
     case wlroots

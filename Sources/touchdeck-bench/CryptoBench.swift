@@ -9,7 +9,7 @@ func runCryptoBench(frames: Int = 400) -> Double {
     let frameSize = 300 * 1024
     let toDevice = SecureRandom.bytes(32)
     let toHost = SecureRandom.bytes(32)
-    var host = SecureChannel(sendKey: toDevice, receiveKey: toHost)
+    let host = SecureChannel(sendKey: toDevice, receiveKey: toHost)
     var device = SecureChannel(sendKey: toHost, receiveKey: toDevice)
     let body = SecureRandom.bytes(frameSize)
     // One untimed round warms OpenSSL's provider lookups and the allocator.

@@ -2,6 +2,7 @@
 let suites: [BenchSuite] = [
     .deckKit,
     BenchSuite(name: "crypto") { runCryptoBench() },
+    .sendPath,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

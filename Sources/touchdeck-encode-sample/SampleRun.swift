@@ -1,3 +1,4 @@
+import DeckLog
 import DeckMedia
 import Foundation
 
@@ -79,10 +80,10 @@ struct SampleRun {
             crf: options.crf,
             bufferFrames: options.bufferFrames, hardware: options.hardware)
         let encoder = try VideoEncoder(
-            sourceWidth: options.width, sourceHeight: options.height, configuration: configuration
-        ) {
-            FileHandle.standardError.write(Data("touchdeck-encode-sample: \($0)\n".utf8))
-        }
+            sourceWidth: options.width, sourceHeight: options.height, configuration: configuration,
+            log: Logger(minimum: .debug) { _, message, _ in
+                FileHandle.standardError.write(Data("touchdeck-encode-sample: \(message)\n".utf8))
+            })
         let out = openForWriting(options.out)
         var totals = (convert: 0.0, encode: 0.0, bytes: 0, frames: 0)
         for index in 0..<options.frames {

@@ -11,7 +11,8 @@ import Foundation
 /// One JSON line per frame and a summary line go to stdout; `--emit-source` writes the raw frames to stdout
 /// instead of encoding them (the benchmark's input for ffmpeg).
 struct Options {
-    var width = 1920, height = 1080, maxSide = 3840, fps = 60, frames = 30, crf = 20, bufferFrames = 60
+    var width = 1920, height = 1080, maxSide = 3840, fps = 60, frames = 30
+    var crf = Tuning.viewing.crf, bufferFrames = Tuning.viewing.bufferFrames
     var preset = X264Preset.ultrafast
     var choice = EncoderChoice.auto
     var keyframesAt: Set<Int> = []

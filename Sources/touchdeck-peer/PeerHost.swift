@@ -26,7 +26,7 @@ struct PeerHost {
         var gate = PairingGate(makePin: { pin })
         _ = gate.issuePin(now: .now)
         services = CryptoServices(
-            hostName: hostName, devices: devices, gate: gate, clock: { .now }, log: .silent, pinIssued: { _, _ in })
+            hostName: hostName, devices: devices, gate: gate, clock: { .now }, log: .silent, pinIssued: { _, _, _ in })
     }
 
     /// Handles one input line.

@@ -8,7 +8,9 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Options that take a value; anything else starting with `--` is a flag.
-    static let valued: Set<String> = ["port", "config-dir", "web-root", "log-level", "display", "fps"]
+    static let valued: Set<String> = [
+        "port", "config-dir", "web-root", "log-level", "encoder", "display", "fps", "max-length",
+    ]
 
     init(_ words: [String]) throws {
         var rest = words[...]

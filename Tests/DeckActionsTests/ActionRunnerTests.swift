@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Synchronization
@@ -12,22 +13,22 @@ import Testing
             apps: .fake(record: { id in seen.withLock { $0.append("app \(id)") } }),
             commands: .fake(result: .failed("exit 1"), record: { line in seen.withLock { $0.append("cmd \(line)") } }),
             terminals: .fake(record: { dir in seen.withLock { $0.append("term \(dir)") } }))
-        #expect(await runner.run(Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus.desktop"))) == .ok)
-        #expect(await runner.run(Button(label: "Blog", kind: .command("blogrun"))) == .failed("exit 1"))
-        #expect(await runner.run(Button(label: "Term", kind: .terminal(directory: "~/src"))) == .ok)
+        #expect(await runner.run(.app(appId: "org.gnome.Nautilus.desktop")) == .ok)
+        #expect(await runner.run(.command("blogrun", label: "Blog")) == .failed("exit 1"))
+        #expect(await runner.run(.terminal(directory: "~/src")) == .ok)
         #expect(seen.withLock { $0 } == ["app org.gnome.Nautilus.desktop", "cmd blogrun", "term ~/src"])
     }
 
     @Test func emptyCommandFailsWithoutRunningAnything() async {
         let runner = ActionRunner(apps: .unimplemented, commands: .unimplemented, terminals: .unimplemented)
-        #expect(await runner.run(Button(label: "Blank", kind: .command("  "))) == .failed("empty command"))
+        #expect(await runner.run(.command("  ", label: "Blank")) == .failed("empty command"))
     }
 
     @Test func liveRunnerRunsACommandButton() async throws {
         let desk = try TempDesktop()
         let runner = ActionRunner.live(environment: desk.environment(["SHELL": "/bin/bash"]))
-        let button = Button(label: "Touch", kind: .command("echo pressed > \"$HOME/pressed.txt\""))
-        #expect(await runner.run(button) == .ok)
+        let touch = Launch.command("echo pressed > \"$HOME/pressed.txt\"", label: "Touch")
+        #expect(await runner.run(touch).settled == .ok)
         #expect(await desk.waitForFile(desk.home + "/pressed.txt") == "pressed\n")
     }
 

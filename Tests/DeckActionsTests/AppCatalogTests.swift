@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 import Testing
 

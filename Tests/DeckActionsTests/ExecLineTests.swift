@@ -1,3 +1,4 @@
+import DeckDesktop
 import Testing
 
 @testable import DeckActions

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -254,20 +255,5 @@ private struct Owner {
         ]
         try await log.sink.perform(actions)
         #expect(log.actions == actions)
-    }
-
-    @Test func x11ButtonsAndWheelNotchesAreTheCoreButtonNumbers() {
-        #expect(PointerButton.allCases.map(X11Input.buttonNumber) == [1, 2, 3])
-        #expect(ScrollDirection.allCases.map(X11Input.wheelButton) == [4, 5, 6, 7])
-    }
-
-    @Test func x11WithoutADisplayThrowsNoDisplay() async {
-        let sink = InputSink.x11(display: ":987")
-        await #expect(throws: InputSinkError.noDisplay) {
-            try await sink.setButton(.left, true)
-        }
-        await #expect(throws: InputSinkError.noDisplay) {
-            try await sink.movePointer(MonitorPixel(x: 0, y: 0, monitor: full))
-        }
     }
 }

@@ -1,3 +1,6 @@
+import DeckDesktop
+import DeckSound
+import DeckTesting
 import Foundation
 import Testing
 

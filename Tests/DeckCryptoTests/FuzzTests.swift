@@ -48,7 +48,7 @@ import Testing
 
     @Test func onlyWhatTheHostSealedOpensAsBinary() {
         var rng = FuzzRNG(seed: 0x5EED_0502)
-        var host = SecureChannel(sendKey: Self.toDevice, receiveKey: Self.toHost)
+        let host = SecureChannel(sendKey: Self.toDevice, receiveKey: Self.toHost)
         var device = SecureChannel(sendKey: Self.toHost, receiveKey: Self.toDevice)
         let frames = (0..<250).map { host.sealBinary(Data([UInt8($0)]) + Data(count: $0)) }
         var (opened, lastSeq) = (0, UInt64(0))

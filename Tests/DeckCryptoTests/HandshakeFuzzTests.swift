@@ -53,7 +53,8 @@ import Testing
 
     @Test func onlyTheGenuineProofAuthorizes() throws {
         var rng = FuzzRNG(seed: 0x5EED_0702)
-        let credentials = DeviceCredentials(deviceId: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", secret: Data(repeating: 5, count: 32))
+        let credentials = DeviceCredentials(
+            deviceId: "0f1e2d3c4b5a69788796a5b4c3d2e1f0", secret: Data(repeating: 5, count: 32))
         var authorized = 0
         for i in 0..<1000 {
             let device = try DeviceAuth(credentials: credentials)
@@ -62,7 +63,8 @@ import Testing
             let secret = rng.chance(85) ? credentials.secret : rng.pick([nil, Data(), Data(repeating: 6, count: 32)])
             var host = HostAuth()
             guard case .authChallenge(var challenge) = host.receive(start, secret: secret) else { continue }
-            let hostGenuine = id == credentials.deviceId && secret == credentials.secret && Self.same(start.eA, device.start.eA)
+            let hostGenuine =
+                id == credentials.deviceId && secret == credentials.secret && Self.same(start.eA, device.start.eA)
             if rng.chance(20) { challenge.proof = Self.mutated(challenge.proof, &rng) }
             let answer = try? device.receive(challenge)
             // The device must not accept a host that does not hold its secret, nor a tampered proof.

@@ -18,6 +18,23 @@ import Testing
         }
     }
 
+    @Test func aRequestedPinThatExpiresUnusedBacksOffTheNextRequest() {
+        // A stranger asking again and again used to bring up a new PIN (and a notification) every 5 minutes.
+        var gate = gate()
+        #expect(gate.requestPin(now: t0) == .issued("111111"))
+        let expired = t0 + PairingGate.pinLifetime
+        #expect(gate.requestPin(now: expired + .seconds(1)) == .backingOff(retryAfter: 29))
+        #expect(gate.requestPin(now: expired + .seconds(31)) == .issued("222222"))
+        // The second unused one doubles the wait, counted from its own expiry.
+        let second = expired + .seconds(31) + PairingGate.pinLifetime
+        #expect(gate.requestPin(now: second + .seconds(59)) == .backingOff(retryAfter: 1))
+        #expect(gate.requestPin(now: second + .seconds(60)) == .issued("333333"))
+        // `touchdeck pair` is never held back, and its PIN expiring unused does not count.
+        var manual = self.gate()
+        _ = manual.issuePin(now: t0)
+        #expect(manual.requestPin(now: expired + .seconds(1)) == .issued("222222"))
+    }
+
     @Test func fiveWrongTriesCountDownThenKillThePin() throws {
         var gate = gate()
         #expect(gate.requestPin(now: t0) == .issued("111111"))

@@ -69,6 +69,18 @@ import Testing
         #expect(Bytes.hex(digest) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
+    @Test func sha256ReadInPiecesIsTheDigestOfTheWhole() {
+        // FIPS 180-2 Appendix B.2's message, handed over in pieces of 7 bytes.
+        let message = Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        var offset = 0
+        let digest = SHA256.hash(reading: {
+            defer { offset = min(offset + 7, message.count) }
+            return message.subdata(in: offset..<min(offset + 7, message.count))
+        })
+        #expect(digest.map(Bytes.hex) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hash(reading: { Data() }) == SHA256.hash(Data()))
+    }
+
     @Test func ecdhAgreesBothWays() throws {
         let alice = try P256KeyPair()
         let bob = try P256KeyPair()

@@ -1,19 +1,21 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
 
+@testable import DeckHost
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import DeckHost
 
 /// Corrupt config files and control requests, seeded. A file that does not load must be kept aside byte
 /// for byte, and no earlier kept file may be lost; the control socket answers every line it gets.
 @Suite struct ConfigFuzzTests {
     static func seeds() throws -> [ConfigStore.File: Data] {
         var layout = DeckLayout()
-        try layout.set(page: 0, index: 3, button: Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus.desktop")))
+        try layout.set(
+            page: 0, index: 3, button: Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus.desktop")))
         try layout.set(page: 1, index: 0, button: Button(label: "Blog", kind: .command("blogrun")))
         let device = DeviceRecord(
             id: "00112233445566778899aabbccddeeff", name: "iPad", secret: Data(repeating: 7, count: 32),
@@ -25,7 +27,9 @@ import Testing
     }
 
     static func mutated(_ data: Data, _ rng: inout FuzzRNG) -> Data {
-        guard rng.chance(60), let tree = try? JSONTree(parsing: data) else { return ByteMutator.mutate(data, rng: &rng) }
+        guard rng.chance(60), let tree = try? JSONTree(parsing: data) else {
+            return ByteMutator.mutate(data, rng: &rng)
+        }
         return JSONMutator.mutate(tree, rng: &rng, types: ["config"]).bytes
     }
 
@@ -55,7 +59,9 @@ import Testing
             }
             let after = Self.contents(dir)
             let added = Set(after.keys).subtracting(before.keys)
-            #expect(before.allSatisfy { $0.key == file.rawValue || after[$0.key] == $0.value }, "#\(i): a kept file changed")
+            #expect(
+                before.allSatisfy { $0.key == file.rawValue || after[$0.key] == $0.value }, "#\(i): a kept file changed"
+            )
             if after[file.rawValue] == nil {
                 #expect(added.count == 1 && added.first.flatMap { after[$0] } == bytes, "#\(i): not kept aside whole")
                 #expect(store.problems.count == 1, "#\(i)")

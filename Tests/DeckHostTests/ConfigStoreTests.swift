@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -101,8 +102,9 @@ import Testing
     let dir = TempDir()
 
     @Test func layoutSurvivesSaveAndLoad() throws {
-        var config = HostConfig()
-        try config.layout.set(page: 0, index: 3, button: Button(label: "Blog", kind: .command("blogrun")))
+        var layout = DeckLayout()
+        try layout.set(page: 0, index: 3, button: Button(label: "Blog", kind: .command("blogrun")))
+        let config = HostConfig(layout: layout)
         let store = try ConfigStore(directory: dir.url)
         try store.save(config, to: .config)
         let loaded = try ConfigStore(directory: dir.url).load(.config, as: HostConfig.self, fallback: HostConfig())
@@ -125,4 +127,139 @@ import Testing
         #expect(loaded == HostConfig())
         #expect(store.problems.first?.contains("bad value at layout.pages") == true)
     }
+}
+
+/// Profiles (PROTOCOL §6 "Profiles"): a config.json written before them, in the form this host wrote until then
+/// (pretty, keys sorted, one `layout`), becomes one profile called "Default" holding every key, its grid size, a
+/// folder's keys, a toggle's state and the looks; the next save writes the profiles form, which reads back the same.
+@Suite struct ProfileMigrationTests {
+    let dir = TempDir()
+
+    static let beforeProfiles = """
+        {
+          "hostName" : "desk",
+          "layout" : {
+            "grid" : "3x2",
+            "pages" : [
+              [
+                {
+                  "color" : "teal",
+                  "command" : "blogrun",
+                  "icon" : {
+                    "emoji" : "📝"
+                  },
+                  "kind" : "command",
+                  "label" : "Blog"
+                },
+                {
+                  "kind" : "folder",
+                  "label" : "Box",
+                  "pages" : [
+                    [
+                      null,
+                      {
+                        "kind" : "terminal",
+                        "directory" : "~/src",
+                        "label" : "Src"
+                      },
+                      null,
+                      null,
+                      null,
+                      null
+                    ],
+                    [
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      null
+                    ]
+                  ]
+                },
+                {
+                  "kind" : "toggle",
+                  "label" : "Mic",
+                  "off" : {
+                    "command" : "unmute",
+                    "kind" : "command",
+                    "label" : ""
+                  },
+                  "offLabel" : "",
+                  "on" : {
+                    "command" : "mute",
+                    "kind" : "command",
+                    "label" : ""
+                  },
+                  "onLabel" : "",
+                  "state" : "on"
+                },
+                null,
+                null,
+                null
+              ],
+              [
+                null,
+                null,
+                null,
+                null,
+                null,
+                null
+              ]
+            ]
+          }
+        }
+        """
+
+    @Test func aConfigFromBeforeProfilesIsOneProfileCalledDefaultWithNothingLost() throws {
+        try dir.write(Self.beforeProfiles, to: "config.json")
+        let store = try ConfigStore(directory: dir.url)
+        let loaded = store.load(.config, as: HostConfig.self, fallback: HostConfig())
+        #expect(store.problems.isEmpty)
+        #expect(loaded.profiles.names == ["Default"] && loaded.profiles.current == "Default")
+        #expect(loaded.hostName == "desk")
+        let layout = loaded.layout
+        #expect(layout.grid == .threeByTwo && layout.pages.count == 2)
+        #expect(layout.button(page: 0, index: 0)?.look == KeyLook(color: "teal", icon: .emoji("📝")))
+        #expect(layout.button(page: 0, index: 1, in: [.init(page: 0, index: 1)])?.label == "Src")
+        guard case .toggle(let toggle)? = layout.button(page: 0, index: 2)?.kind else {
+            Issue.record("the toggle is gone")
+            return
+        }
+        #expect(toggle.isOn)
+        let old = try JSONSerialization.jsonObject(with: Data(Self.beforeProfiles.utf8)) as? [String: Any]
+        try store.save(loaded, to: .config)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: store.url(.config))) as? [String: Any]
+        #expect(saved?["layout"] == nil && saved?["currentProfile"] as? String == "Default")
+        let profiles = saved?["profiles"] as? [[String: Any]]
+        #expect(profiles?.count == 1 && profiles?.first?["name"] as? String == "Default")
+        // Every byte of the old deck is in the profile: the same JSON value.
+        #expect(
+            NSDictionary(dictionary: profiles?.first?["layout"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: old?["layout"] as? [String: Any] ?? ["missing": true]))
+        #expect(
+            try ConfigStore(directory: dir.url).load(.config, as: HostConfig.self, fallback: HostConfig()) == loaded)
+    }
+
+    @Test func profilesWithClashingNamesAndAnUnknownCurrentAreMadeSound() throws {
+        let text = """
+            {"profiles":[{"name":"Phone","layout":{"pages":[[null,null,null,null,null,null,null,null,null,null,null,null]]}},
+            {"name":"phone","layout":{"pages":[[null,null,null,null,null,null,null,null,null,null,null,null]]}}],
+            "currentProfile":"Gone"}
+            """
+        try dir.write(text, to: "config.json")
+        let loaded = try ConfigStore(directory: dir.url).load(.config, as: HostConfig.self, fallback: HostConfig())
+        #expect(loaded.profiles.names == ["Phone", "phone (2)"])
+        #expect(loaded.profiles.current == "Phone")
+    }
+}
+
+@Test func aDeviceRecordFromBeforeTheEditPermissionMayStillEdit() throws {
+    let old = #"{"id":"ab","name":"iPad","secret":"AAAA","screenAllowed":true}"#
+    let record = try JSONDecoder().decode(DeviceRecord.self, from: Data(old.utf8))
+    #expect(record.editAllowed && record.screenAllowed)
+    var denied = record
+    denied.editAllowed = false
+    let again = try JSONDecoder().decode(DeviceRecord.self, from: try JSONEncoder().encode(denied))
+    #expect(!again.editAllowed)
 }

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import DeckTransport
 import Testing

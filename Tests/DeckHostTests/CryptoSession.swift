@@ -1,5 +1,7 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
+import DeckLog
 import Foundation
 import Testing
 
@@ -18,6 +20,8 @@ final class ManualClock: @unchecked Sendable {
 /// The PINs the services asked to show, with the device that asked.
 final class PinLog {
     var shown: [(pin: String, device: String)] = []
+    /// How many requests each shown PIN answered (the notification says so when more than one).
+    var requests: [Int] = []
 }
 
 /// Every log record, rendered as `[level] message key=value…` like the daemon's stderr.
@@ -76,7 +80,10 @@ final class CryptoSession {
         services = CryptoServices(
             hostName: "desk", devices: devices, gate: PairingGate(makePin: { CryptoSession.pin }),
             backoffFile: backoffFile, clock: { clock.now }, log: log.logger,
-            pinIssued: { pin, device in pins.shown.append((pin, device)) })
+            pinIssued: { pin, device, requests in
+                pins.shown.append((pin, device))
+                pins.requests.append(requests)
+            })
     }
 
     /// The same config dir and wall clock in a new process: a new monotonic clock, gate and session.

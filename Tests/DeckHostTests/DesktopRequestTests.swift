@@ -1,4 +1,5 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import Foundation
 import Synchronization
@@ -24,13 +25,15 @@ import Testing
         messages.compactMap { if case .volume(let v) = $0 { v } else { nil } }
     }
 
-    @Test func anAuthorizedDeviceGetsTheLayoutThenTheVolumeThenTheRecordState() async throws {
+    @Test func anAuthorizedDeviceGetsTheLayoutItsProfilesThenTheVolumeThenTheRecordState() async throws {
         let harness = try HostHarness(desktop: .fake(volume: Self.playing))
         var device = try await harness.authorize(try await harness.pair(name: "iPad"))
         let first = device.inbox()
         #expect(
             first == [
-                .layout(.init(layout: .empty)), .volume(.init(available: true, level: 0.25, muted: false)),
+                .layout(.init(layout: .empty, profile: "Default")),
+                .profiles(.init(names: ["Default"], current: "Default", shown: "Default", follows: true)),
+                .volume(.init(available: true, level: 0.25, muted: false)),
                 .recordState(.init(state: .idle)),
             ])
     }
@@ -166,7 +169,7 @@ import Testing
         let replies = await collect(&a) { $0.count >= 2 }
         #expect(
             replies == [
-                .error(.init(code: .unavailable, message: "no sound server")),
+                .error(.init(code: .unavailable, message: "no sound server", request: "setVolume")),
                 .volume(.init(available: false, level: 0, muted: false)),
             ])
         await a.send(.press(.init(page: 0, index: 0)), to: harness.host)

@@ -1,11 +1,13 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
 
 @testable import DeckHost
 
-/// Names devices give and the user changes: cleaned where they enter, unique among paired devices (SPEC §3, §9).
+/// Names devices give and the user changes: cleaned where they enter, unique among paired
+/// devices (DESIGN.md#pairing, #operations).
 @Suite struct DeviceNamesTests {
     let dir = TempDir()
 

@@ -1,12 +1,14 @@
+import DeckDesktop
 import Foundation
 import Testing
 
 @testable import DeckHost
 @testable import DeckTransport
 
-/// `touchdeck doctor` on the local CA (SPEC §1): its fingerprint, and what it leaves out.
+/// `touchdeck doctor` on the local CA (DESIGN.md#local-ca): its fingerprint, and what it leaves out.
 @Suite struct DoctorCertificateTests {
-    let identity = LocalIdentity(dnsNames: ["desk", "desk.local", "localhost"], ipAddresses: ["127.0.0.1", "10.0.0.5"])
+    let identity = LocalIdentity(
+        dnsNames: ["desk", "desk.local", "localhost"], ipAddresses: ["127.0.0.1", "10.0.0.5"])
 
     private func withCA(_ body: (URL, CertificateFiles) throws -> Void) throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("touchdeck-doctor-\(UUID())")

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 
@@ -78,5 +79,5 @@ extension DeviceMessage {
 
 /// Hands binary payloads on as they are.
 struct TransparentSealer: MediaSealing {
-    func seal(_ payload: Data, then: (Data) -> Void) { then(payload) }
+    func seal(_ message: consuming WireBuffer, then: (consuming WireBuffer) -> Void) { then(message) }
 }

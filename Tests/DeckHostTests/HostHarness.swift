@@ -1,5 +1,6 @@
 import DeckActions
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import DeckTransport
 import Foundation
@@ -15,6 +16,17 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
     private var authorizedAfter: [ConnectionID: Int] = [:]
 
     func send(text: String, to id: ConnectionID) { lock.withLock { texts[id, default: []].append(text) } }
+
+    /// Recorded like any text; counts as written at once unless `hold()` was called.
+    func send(text: String, to id: ConnectionID, onSent: (@Sendable () -> Void)?) {
+        let now: (@Sendable () -> Void)? = lock.withLock {
+            texts[id, default: []].append(text)
+            guard holding else { return onSent }
+            if let onSent { unsent.append(onSent) }
+            return nil
+        }
+        now?()
+    }
     private var binaries: [ConnectionID: [Data]] = [:]
     private var unsent: [@Sendable () -> Void] = []
     private var holding = false
@@ -30,7 +42,7 @@ final class RecordingLink: DeviceLink, @unchecked Sendable {
         now?()
     }
 
-    /// From now on binary messages stay "on the wire" until `release()`.
+    /// From now on binary messages (and text sent with `onSent`) stay "on the wire" until `release()`.
     func hold() { lock.withLock { holding = true } }
 
     /// Writes out every held binary message and stops holding.

@@ -1,5 +1,6 @@
 import DeckActions
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -54,7 +55,11 @@ import Testing
         var b = try await harness.authorize(try await harness.pair(name: "B"))
         _ = (a.inbox(), b.inbox())
         await a.send(.clearButton(.init(page: 4, index: 0)), to: harness.host)
-        #expect(a.inbox() == [.error(.init(code: .badMessage, message: "page 4 does not exist (1 pages)"))])
+        // The error names what it answers, so the device knows which wait it ends.
+        #expect(
+            a.inbox() == [
+                .error(.init(code: .badMessage, message: "page 4 does not exist (1 pages)", request: "clearButton"))
+            ])
         #expect(b.inbox().isEmpty)
     }
 
@@ -68,8 +73,8 @@ import Testing
 
     @Test func pressingAButtonRunsItsActionAndReportsTheResult() async throws {
         let ran = NotificationLog()
-        let runner = ActionRunner { button in
-            ran.notifier.notify(button.label, "")
+        let runner = ActionRunner { launch in
+            if case .command(_, let label) = launch { ran.notifier.notify(label, "") }
             return .failed("command not found")
         }
         let harness = try HostHarness(actions: runner)
@@ -77,14 +82,42 @@ import Testing
         await a.send(.setButton(.init(page: 0, index: 1, button: blog)), to: harness.host)
         _ = a.inbox()
         await a.send(.press(.init(page: 0, index: 1)), to: harness.host)
-        var replies: [HostMessage] = []
-        // The action runs in its own task; wait for its answer by yielding, not by a deadline.
-        for _ in 0..<10_000 where replies.isEmpty {
-            await Task.yield()
-            replies = a.inbox()
-        }
+        let replies = await Self.nextReplies(&a)
         #expect(replies == [.pressResult(.init(page: 0, index: 1, ok: false, reason: "command not found"))])
         #expect(ran.all.map(\.0) == ["Blog"])
+    }
+
+    @Test func aPressThatRunsOnIsAnsweredAtOnceAndAgainWithItsOutcome() async throws {
+        let finish = AsyncStream<Void>.makeStream()
+        let runner = ActionRunner { _ in
+            .running(
+                ActionOutcome {
+                    for await _ in finish.stream { break }
+                    return .failed("exit 3: gone wrong")
+                })
+        }
+        let harness = try HostHarness(actions: runner)
+        var a = try await harness.authorize(try await harness.pair(name: "A"))
+        await a.send(.setButton(.init(page: 0, index: 1, button: blog)), to: harness.host)
+        _ = a.inbox()
+        await a.send(.press(.init(page: 0, index: 1)), to: harness.host)
+        // Started, not yet a success: the outcome is still to come.
+        #expect(await Self.nextReplies(&a) == [.pressResult(.init(page: 0, index: 1, ok: true, running: true))])
+        finish.continuation.yield()
+        #expect(
+            await Self.nextReplies(&a)
+                == [.pressResult(.init(page: 0, index: 1, ok: false, reason: "exit 3: gone wrong"))])
+    }
+
+    /// What the host sends `device` next. Actions run in tasks of their own: wait for the answer by yielding, not
+    /// by a deadline.
+    static func nextReplies(_ device: inout HostHarness.Device) async -> [HostMessage] {
+        var replies: [HostMessage] = []
+        for _ in 0..<10_000 where replies.isEmpty {
+            await Task.yield()
+            replies = device.inbox()
+        }
+        return replies
     }
 
     @Test func revokingClosesTheDevicesConnectionsAndItsSecretStopsWorking() async throws {

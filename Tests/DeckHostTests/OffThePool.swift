@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 
 /// Runs blocking work on a thread of its own and waits for it without holding a thread.

@@ -1,3 +1,5 @@
+import DeckDesktop
+import DeckKit
 import Foundation
 import Testing
 
@@ -76,4 +78,21 @@ import Testing
         }
         #expect(throws: RecordingLibraryError.badOffset(-1)) { try library.chunk(of: "e.mp4", from: -1) }
     }
+}
+
+@Test func aRecordingStopsAtItsLimitAndAnUnattendedOneIsToldOnce() {
+    var watch = RecordingWatch(limitSeconds: 7200)
+    let minute: UInt64 = 60_000_000
+    #expect(watch.look(elapsedMicros: 9 * minute, devicesConnected: 0) == .none)
+    #expect(watch.look(elapsedMicros: 10 * minute, devicesConnected: 0) == .tellUnattended(minutes: 10))
+    #expect(watch.look(elapsedMicros: 11 * minute, devicesConnected: 0) == .none)
+    // A device came and left again: the next stretch without one is told again.
+    #expect(watch.look(elapsedMicros: 12 * minute, devicesConnected: 1) == .none)
+    #expect(watch.look(elapsedMicros: 13 * minute, devicesConnected: 0) == .tellUnattended(minutes: 13))
+    #expect(watch.look(elapsedMicros: 120 * minute, devicesConnected: 2) == .stop)
+    #expect(watch.wait(elapsedMicros: 120 * minute - 300_000) == .milliseconds(300))
+    #expect(watch.wait(elapsedMicros: 0) == .seconds(1))
+    #expect(DeviceMessage.RecordStart.limit(nil) == 7200)
+    #expect(DeviceMessage.RecordStart.limit(0) == 1)
+    #expect(DeviceMessage.RecordStart.limit(10_000_000) == 86400)
 }

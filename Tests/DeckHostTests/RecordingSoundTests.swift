@@ -1,4 +1,6 @@
+import DeckDesktop
 import DeckSound
+import DeckTesting
 import Testing
 
 @testable import DeckHost

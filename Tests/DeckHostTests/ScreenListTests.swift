@@ -1,12 +1,13 @@
+import DeckDesktop
 import DeckKit
-import DeckScreen
+import DeckTesting
 import Foundation
 import Synchronization
 import Testing
 
 @testable import DeckHost
 
-/// `listDisplays` through the host's actor with a fake screen source (PROTOCOL §6 "Screen", SPEC §7): who may
+/// `listDisplays` through the host's actor with a fake screen source (PROTOCOL §6 "Screen", DESIGN.md#viewing): who may
 /// see the monitors, thumbnails taken only when asked and shrunk to 320 px, and a host with no display.
 @Suite struct ScreenListTests {
     static let right = Monitor(id: 71, name: "DP-2", frame: PixelRect(x: 640, y: 0, width: 640, height: 360))

@@ -1,8 +1,9 @@
 import DeckActions
 import DeckCrypto
+import DeckDesktop
 import DeckKit
-import DeckScreen
 import DeckSound
+import DeckTesting
 import Foundation
 import Synchronization
 import Testing
@@ -336,7 +337,9 @@ import Testing
     @Test func anUnknownDisplayIdIsABadMessage() async throws {
         var viewer = try await Viewer.make()
         await viewer.send(.startScreen(.init(displayId: 99, maxSide: 640)))
-        let error = await viewer.wait { message -> HostMessage.ErrorReply? in if case .error(let e) = message { e } else { nil } }
+        let error = await viewer.wait { message -> HostMessage.ErrorReply? in
+            if case .error(let e) = message { e } else { nil }
+        }
         #expect(error?.code == .badMessage && error?.message == "no display has id 99 (ids: 5)")
     }
 

@@ -1,4 +1,5 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -54,7 +55,8 @@ import Testing
             for j in 0..<60 {
                 let label = "#\(i).\(j)"
                 if rng.chance(2) {
-                    #expect(connection.host.sendBinary().actions.contains { if case .close = $0 { true } else { false } })
+                    #expect(
+                        connection.host.sendBinary().actions.contains { if case .close = $0 { true } else { false } })
                     break
                 }
                 granted += send(&connection, delivered: &delivered, &rng, label)
@@ -84,7 +86,9 @@ import Testing
         let requests = c.host.sendText(text).compactMap { if case .request(let m) = $0 { m } else { nil } }
         if text == genuine || expected != nil { delivered.append(text) }
         // A mutation may leave the envelope intact (an added unknown field): then it is the genuine one.
-        let intact = { if case .secure(let read)? = try? DeviceMessage.decode(text) { Self.same(read, sealed) } else { false } }()
+        let intact = {
+            if case .secure(let read)? = try? DeviceMessage.decode(text) { Self.same(read, sealed) } else { false }
+        }()
         let allowed = expected.map { [$0] } ?? (intact ? [message] : [])
         #expect(requests.isEmpty || requests == allowed, "\(label): \(requests) was granted")
         #expect(expected == nil || requests == allowed, "\(label): a genuine request was refused")

@@ -1,14 +1,15 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import DeckTransport
 import Foundation
 import Testing
 
+@testable import DeckHost
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import DeckHost
 
 /// The whole daemon (`DeckServer` with fake desktop parts) under seeded garbage: an authorized device whose
 /// sealed requests are mutated fixtures (pages and slots of every size, wrong kinds, unknown types), and a
@@ -24,7 +25,8 @@ import Testing
         for _ in 0..<1500 {
             let plaintext = Self.mutated(rng.pick(Self.requests), &rng)
             let envelope = device.channel.seal(plaintext)
-            await harness.host.handle(.text(String(decoding: DeviceMessage.secure(envelope).encode(), as: UTF8.self), device.id))
+            await harness.host.handle(
+                .text(String(decoding: DeviceMessage.secure(envelope).encode(), as: UTF8.self), device.id))
             if rng.chance(10) {
                 let text = String(decoding: Self.mutated(rng.pick(Self.requests), &rng), as: UTF8.self)
                 await harness.host.handle(.text(text, stranger))
@@ -36,17 +38,23 @@ import Testing
         let button = Button(label: "after", kind: .command("true"))
         await device.send(.setButton(.init(page: 0, index: 0, button: button)), to: harness.host)
         let answers = device.inbox()
-        #expect(answers.contains { if case .layout(let l) = $0 { l.layout.button(page: 0, index: 0) == button } else { false } })
+        #expect(
+            answers.contains {
+                if case .layout(let l) = $0 { l.layout.button(page: 0, index: 0) == button } else { false }
+            })
         #expect(await harness.host.control(ControlRequest(command: .status)).ok)
     }
 
     static func mutated(_ data: Data, _ rng: inout FuzzRNG) -> Data {
-        guard rng.chance(80), let tree = try? JSONTree(parsing: data) else { return ByteMutator.mutate(data, rng: &rng) }
+        guard rng.chance(80), let tree = try? JSONTree(parsing: data) else {
+            return ByteMutator.mutate(data, rng: &rng)
+        }
         return JSONMutator.mutate(tree, rng: &rng, types: SessionFuzzTests.types).bytes
     }
 
+    /// The page rule: the grid's slots on every page (12 unless resized), the last page empty, not two empty at the end.
     static func isNormal(_ layout: DeckLayout) -> Bool {
-        guard let last = layout.pages.last, layout.pages.allSatisfy({ $0.count == DeckLayout.slotsPerPage }) else {
+        guard let last = layout.pages.last, layout.pages.allSatisfy({ $0.count == layout.slots }) else {
             return false
         }
         let twoEmpty = layout.pages.count > 1 && layout.pages[layout.pages.count - 2].allSatisfy { $0 == nil }
@@ -62,7 +70,8 @@ import Testing
         try server.start()
         defer { server.stop() }
         let seeds = [
-            #"{"command":"pair"}"#, #"{"command":"revoke","name":"iPad"}"#, #"{"command":"allowScreen","name":"x","on":true}"#,
+            #"{"command":"pair"}"#, #"{"command":"revoke","name":"iPad"}"#,
+            #"{"command":"allowScreen","name":"x","on":true}"#,
         ].map { Data($0.utf8) }
         var readable = 0
         for i in 0..<300 {
@@ -70,7 +79,9 @@ import Testing
             // Nothing at all is not a request; the daemon just hangs up.
             if line.isEmpty { continue }
             let request = try? ControlCodec.decoder.decode(ControlRequest.self, from: line)
-            let answer = try await offThePool { [path = server.path] in Self.ask(path, line) }.flatMap { try? ControlCodec.decoder.decode(ControlResponse.self, from: $0) }
+            let answer = try await offThePool { [path = server.path] in Self.ask(path, line) }.flatMap {
+                try? ControlCodec.decoder.decode(ControlResponse.self, from: $0)
+            }
             #expect(answer?.ok == (request != nil), "#\(i)")
             readable += request == nil ? 0 : 1
         }

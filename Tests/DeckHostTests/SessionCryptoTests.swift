@@ -1,4 +1,5 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -17,6 +18,19 @@ import Testing
         #expect(host.replies(.hello(.init(name: "iPad", deviceId: "feedface"))) == [needPairing])
         #expect(host.pins.shown.map(\.pin) == [pin])
         #expect(host.pins.shown.map(\.device) == ["iPad"])
+    }
+
+    @Test func aStrangerAskingAgainAndAgainIsShownAPinOncePerBackOffWithTheCount() throws {
+        let host = try CryptoSession()
+        host.send(.hello(.init(name: "Stranger")))
+        // The PIN expires unused; asking again during the back-off shows nothing, however often.
+        host.clock.advance(PairingGate.pinLifetime + .seconds(1))
+        for _ in 0..<5 { host.send(.hello(.init(name: "Stranger"))) }
+        #expect(host.pins.shown.count == 1)
+        host.clock.advance(.seconds(30))
+        host.send(.hello(.init(name: "Stranger")))
+        #expect(host.pins.shown.count == 2)
+        #expect(host.pins.requests == [1, 6])
     }
 
     @Test func pairThenAuthorizeThenTalkSealed() throws {

@@ -1,4 +1,5 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -14,7 +15,9 @@ import Testing
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Fixtures/messages").standardizedFileURL
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.sorted().compactMap { try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
+        return names.sorted().compactMap {
+            try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+        }
     }()
     // Sorted: dictionary order changes from run to run, and the seed must pick the same types every time.
     static let types = DeviceMessage.readers.keys.sorted()
@@ -127,7 +130,9 @@ final class RNGBox {
 @Suite struct SessionStageFuzzTests {
     /// Replays from another host's transcript plus the fixtures, mutated.
     static let pool: [String] = {
-        guard let other = try? CryptoSession(), let (texts, _) = try? SessionFuzzTests.transcript(on: other) else { return [] }
+        guard let other = try? CryptoSession(), let (texts, _) = try? SessionFuzzTests.transcript(on: other) else {
+            return []
+        }
         return texts + SessionFuzzTests.fixtures
     }()
 

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing
@@ -146,7 +147,8 @@ import Testing
                     .error(
                         .init(
                             code: .badMessage,
-                            message: "pairStart: handshake messages are not accepted after authorization")))
+                            message: "pairStart: handshake messages are not accepted after authorization",
+                            request: "pairStart")))
             ])
         #expect(
             sendRaw(FakeChannel.envelope(.press(.init(page: 0, index: 1)), seq: 2)) == [
@@ -228,7 +230,9 @@ import Testing
         }
         let inner = try HostMessage.decode(try #require(Data(base64Encoded: envelope.box)))
         #expect(inner == .error(.init(code: .badMessage, message: "binary messages from a device are not allowed")))
-        #expect(actions.last == .close(code: CloseCode.unsupportedData, reason: "binary messages from a device are not allowed"))
+        #expect(
+            actions.last
+                == .close(code: CloseCode.unsupportedData, reason: "binary messages from a device are not allowed"))
     }
 
     @Test mutating func hostEndingASessionClosesOnce() {

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing

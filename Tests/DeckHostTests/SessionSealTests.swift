@@ -1,4 +1,5 @@
 import DeckCrypto
+import DeckDesktop
 import DeckKit
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 import Testing
 
@@ -46,9 +47,9 @@ private func request(_ path: String) -> HTTPRequest { HTTPRequest(path: path, is
 @Test func thePublisherRendersAgainOnlyWhenTheAddressesChange() throws {
     let counter = QRCounter()
     let addresses = AddressList(["desk.local", "192.168.1.5"])
-    let publisher = SetupPublisher(addresses: { addresses.value }) {
-        SetupRoutes(hostName: "desk", addresses: $0, port: 52801, caPEM: pem, qr: counter.draw)
-    }
+    let publisher = SetupPublisher(
+        addresses: { addresses.value },
+        render: { SetupRoutes(hostName: "desk", addresses: $0, port: 52801, caPEM: pem, qr: counter.draw) })
     #expect(publisher.respond(to: request("/setup")) == nil)
     publisher.refresh()
     publisher.refresh()
@@ -57,7 +58,7 @@ private func request(_ path: String) -> HTTPRequest { HTTPRequest(path: path, is
     addresses.value = ["192.168.1.77", "desk.local"]
     publisher.refresh()
     publisher.refresh()
-    #expect(counter.texts == ["https://desk.local:52801/", "https://192.168.1.77:52801/"])
+    #expect(counter.texts == ["https://192.168.1.5:52801/", "https://192.168.1.77:52801/"])
     let html = String(decoding: try #require(publisher.respond(to: request("/setup"))).body, as: UTF8.self)
     #expect(html.contains("https://192.168.1.77:52801/"))
     #expect(!html.contains("192.168.1.5:"))

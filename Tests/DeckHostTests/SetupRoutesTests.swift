@@ -1,18 +1,21 @@
+import DeckDesktop
 import DeckTransport
 import Foundation
 import Testing
 
 @testable import DeckHost
 
-private let pem = Data("""
+private let pem = Data(
+    """
     -----BEGIN CERTIFICATE-----
     AAECAwQFBgcICQ==
     -----END CERTIFICATE-----
 
     """.utf8)
 
-private let routes = SetupRoutes(hostName: "desk & co", addresses: ["desk.local", "192.168.1.5", "fe80::1"],
-                                 port: 52801, caPEM: pem)
+private let routes = SetupRoutes(
+    hostName: "desk & co", addresses: ["desk.local", "192.168.1.5", "fe80::1"],
+    port: 52801, caPEM: pem)
 
 private func get(_ path: String, tls: Bool = false, loopback: Bool = false) -> HTTPResponse? {
     routes.respond(to: HTTPRequest(path: path, isTLS: tls, isLoopback: loopback))

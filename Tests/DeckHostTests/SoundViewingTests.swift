@@ -1,6 +1,7 @@
+import DeckDesktop
 import DeckKit
-import DeckScreen
 import DeckSound
+import DeckTesting
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 
 /// A fresh directory under the system temp dir, removed when the value is released.

@@ -1,6 +1,8 @@
 import DeckActions
 import DeckCrypto
+import DeckDesktop
 import DeckKit
+import DeckTesting
 import Foundation
 import Synchronization
 import Testing
@@ -24,9 +26,13 @@ import Testing
         var device: HostHarness.Device
 
         static func make(_ keyboard: Keyboard, protocolVersion: Int = ProtocolVersion.current) async throws -> Device {
+            try await make(sink: keyboard.sink, protocolVersion: protocolVersion)
+        }
+
+        static func make(sink: TypingSink, protocolVersion: Int = ProtocolVersion.current) async throws -> Device {
             let desktop = HostDesktop.fake(
                 screen: .fake(monitors: [ScreenStreamTests.monitor], pictures: { _ in nil }, started: { _ in }),
-                input: .fake { _ in }, typing: keyboard.sink)
+                input: .fake { _ in }, typing: sink)
             let harness = try HostHarness(desktop: desktop)
             let credentials = try await harness.pair(name: "iPad")
             let answer = await harness.host.control(ControlRequest(command: .allowScreen, name: "iPad", on: true))
@@ -85,13 +91,37 @@ import Testing
         }
     }
 
+    @Test func keysStillWaitingWhenViewingEndsAreDroppedNotTyped() async throws {
+        let release = AsyncStream<Void>.makeStream()
+        let texts = Mutex<[String]>([])
+        let sink = TypingSink(
+            typeText: { text in
+                texts.withLock { $0.append(text) }
+                if text == "first" { for await _ in release.stream { break } }
+                return .ok
+            },
+            pressKey: { _ in .ok })
+        var device = try await Device.make(sink: sink)
+        await device.view()
+        await device.send(.typeText(.init(text: "first")))
+        await device.send(.typeText(.init(text: "rm -rf ~", enter: true)))
+        // The first text is being typed (the sink holds it), the second waits in the lane behind it.
+        for _ in 0..<2000 where texts.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+        await device.send(.stopScreen(.init()))
+        _ = await device.wait { if case .screenStopped(let s) = $0 { s } else { nil } }
+        release.continuation.yield()
+        let answers = await device.typed(count: 2)
+        #expect(answers == [.init(ok: true), .init(ok: false, reason: DeckServer.endedReason)])
+        #expect(texts.withLock { $0 } == ["first"])
+    }
+
     @Test func theViewersTextIsCleanedAgainAndReturnComesAfterIt() async throws {
         let keyboard = Keyboard()
         var device = try await Device.make(keyboard)
         await device.view()
         await device.send(.typeText(.init(text: "ls -la\r\n안녕\t✓", enter: true)))
         #expect(await device.typed() == HostMessage.Typed(ok: true))
-        #expect(keyboard.typed == [.text("ls -la 안녕 ✓"), .key(.returnKey)])
+        #expect(keyboard.typed == [.text("ls -la 안녕 ✓"), .key(KeyChord(.returnKey))])
     }
 
     @Test func withoutEnterNoReturnIsPressed() async throws {
@@ -107,10 +137,20 @@ import Testing
         let keyboard = Keyboard()
         var device = try await Device.make(keyboard)
         await device.view()
-        for key in SpecialKey.allCases { await device.send(.pressKey(.init(key: key))) }
-        let answers = await device.typed(count: SpecialKey.allCases.count)
-        #expect(answers == Array(repeating: HostMessage.Typed(ok: true), count: SpecialKey.allCases.count))
-        #expect(keyboard.typed == SpecialKey.allCases.map { .key($0) })
+        for key in KeyChord.Named.allCases { await device.send(.pressKey(.init(key: key))) }
+        let answers = await device.typed(count: KeyChord.Named.allCases.count)
+        #expect(answers == Array(repeating: HostMessage.Typed(ok: true), count: KeyChord.Named.allCases.count))
+        #expect(keyboard.typed == KeyChord.Named.allCases.map { .key(KeyChord($0)) })
+    }
+
+    @Test func aChordReachesTheSinkWithItsModifiers() async throws {
+        let keyboard = Keyboard()
+        var device = try await Device.make(keyboard)
+        await device.view()
+        let save = KeyChord(character: "s", modifiers: [.ctrl])
+        await device.send(.pressKey(.init(chord: save)))
+        #expect(await device.typed() == HostMessage.Typed(ok: true))
+        #expect(keyboard.typed == [.key(save)])
     }
 
     @Test func aDeviceThatIsNotViewingMayNotType() async throws {

@@ -119,6 +119,7 @@ private func run(_ step: JitterFixture.Step, on jitter: inout AudioJitter, _ nam
         var jitter = AudioJitter()
         for step in item.steps { run(step, on: &jitter, item.name) }
         #expect(RuleFixture.close(jitter.queued, item.expect.queued), "\(item.name)")
-        #expect(jitter.isPlaying == item.expect.isPlaying && jitter.isDropping == item.expect.isDropping, "\(item.name)")
+        #expect(
+            jitter.isPlaying == item.expect.isPlaying && jitter.isDropping == item.expect.isDropping, "\(item.name)")
     }
 }

@@ -44,7 +44,9 @@ private let files = Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus
 @Test func invalidSlotsThrowInsteadOfTrapping() {
     var layout = DeckLayout.empty
     #expect(throws: LayoutError.pageOutOfRange(page: 5, pageCount: 1)) { try layout.clear(page: 5, index: 0) }
-    #expect(throws: LayoutError.indexOutOfRange(index: 12)) { try layout.set(page: 0, index: 12, button: files) }
+    #expect(throws: LayoutError.indexOutOfRange(index: 12, slots: 12)) {
+        try layout.set(page: 0, index: 12, button: files)
+    }
     #expect(throws: LayoutError.emptySlot(page: 0, index: 0)) {
         try layout.move(from: .init(page: 0, index: 0), to: .init(page: 0, index: 1))
     }

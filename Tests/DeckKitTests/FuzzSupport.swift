@@ -151,7 +151,9 @@ enum JSONMutator {
             String(repeating: "[", count: 20_000),
             "\"" + String(repeating: "é", count: 5000) + "\"",
         ]
-        return texts.map { Data($0.utf8) } + [Data([0x22, 0xFF, 0xFE, 0xC3, 0x22]), Data([0x22, 0xED, 0xA0, 0x80, 0x22])]
+        return texts.map { Data($0.utf8) } + [
+            Data([0x22, 0xFF, 0xFE, 0xC3, 0x22]), Data([0x22, 0xED, 0xA0, 0x80, 0x22]),
+        ]
     }()
 
     /// Field names the messages use, so added fields sometimes land on a real one.

@@ -93,10 +93,11 @@ import Testing
 @Suite struct LayoutFuzzTests {
     static let extremes = [Int.min, Int.min + 1, -13, -12, -1, 0, 1, 2, 11, 12, 13, 100, Int.max - 1, Int.max]
 
-    /// The page rule holds: 12 slots per page, the last page empty, never two empty pages at the end.
+    /// The page rule holds: the grid's slots per page (12 unless resized), the last page empty, never two empty
+    /// pages at the end.
     static func isNormal(_ layout: DeckLayout) -> Bool {
         let pages = layout.pages
-        guard let last = pages.last, pages.allSatisfy({ $0.count == DeckLayout.slotsPerPage }) else { return false }
+        guard let last = pages.last, pages.allSatisfy({ $0.count == layout.slots }) else { return false }
         let trailingEmpty = pages.count > 1 && pages[pages.count - 2].allSatisfy { $0 == nil }
         return last.allSatisfy { $0 == nil } && !trailingEmpty
     }
@@ -139,7 +140,8 @@ import Testing
                 case 2: try layout.clear(page: page, index: index)
                 default:
                     try layout.move(
-                        from: .init(page: page, index: index), to: .init(page: slot(&rng, pages: n), index: slot(&rng, pages: n)))
+                        from: .init(page: page, index: index),
+                        to: .init(page: slot(&rng, pages: n), index: slot(&rng, pages: n)))
                 }
                 applied += 1
                 #expect(Self.isNormal(layout), "#\(i)")

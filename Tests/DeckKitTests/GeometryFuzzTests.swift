@@ -5,7 +5,10 @@ import Testing
 
 /// Screen geometry, pointer plans and stream rates fed extreme and non-finite values.
 @Suite struct GeometryFuzzTests {
-    static let ints = [Int.min, Int.min + 1, -3840, -1, 0, 1, 2, 3, 319, 320, 1919, 1920, 3840, 3841, Int(Int32.max), Int.max - 1, Int.max]
+    static let ints = [
+        Int.min, Int.min + 1, -3840, -1, 0, 1, 2, 3, 319, 320, 1919, 1920, 3840, 3841, Int(Int32.max), Int.max - 1,
+        Int.max,
+    ]
     static let doubles: [Double] = [
         .nan, .infinity, -.infinity, 0, -0.0, 1, -1, 0.5, 1e-300, -1e-300, 1e300, -1e300, .greatestFiniteMagnitude,
         .leastNonzeroMagnitude, 1920, 1080,
@@ -71,7 +74,8 @@ import Testing
 
     func randomEvent(_ rng: inout FuzzRNG) -> DeviceMessage.Pointer {
         let kind = rng.pick(DeviceMessage.Pointer.Kind.allCases)
-        var event = DeviceMessage.Pointer(kind: kind, x: double(&rng), y: double(&rng), dx: double(&rng), dy: double(&rng))
+        var event = DeviceMessage.Pointer(
+            kind: kind, x: double(&rng), y: double(&rng), dx: double(&rng), dy: double(&rng))
         // The fields are settable after init; the plan must not trust that they were clamped.
         if rng.chance(30) { event.x = double(&rng) }
         if rng.chance(30) { event.y = double(&rng) }

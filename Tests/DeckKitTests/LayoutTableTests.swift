@@ -12,8 +12,8 @@ struct LayoutCase: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static func all() throws -> [LayoutCase] {
-        let table = try #require(try Fixtures.json("rules/layout.json") as? [String: Any])
+    static func all(from file: String = "rules/layout.json") throws -> [LayoutCase] {
+        let table = try #require(try Fixtures.json(file) as? [String: Any])
         let rows = try #require(table["cases"] as? [[String: Any]])
         return try rows.map(LayoutCase.init(row:))
     }
@@ -53,5 +53,5 @@ func layoutTableCase(_ row: LayoutCase) throws {
     #expect(Set(rows.map(\.edit.type)) == ["setButton", "clearButton", "moveButton"])
     #expect(
         Set(rows.compactMap(\.error))
-            == ["pageOutOfRange", "indexOutOfRange", "emptySlot", "tooManyPages", "fieldTooLong"])
+            == ["pageOutOfRange", "indexOutOfRange", "emptySlot", "tooManyPages", "fieldTooLong", "badTarget"])
 }

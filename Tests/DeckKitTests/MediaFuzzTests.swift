@@ -35,7 +35,9 @@ import Testing
         let odd: [Float] = [.nan, .infinity, -.infinity, -0, 1, -1, 2, .greatestFiniteMagnitude, .ulpOfOne]
         for _ in 0..<2000 {
             let planar = (0..<rng.below(4)).map { _ in
-                (0..<rng.below(8)).map { _ in rng.chance(40) ? rng.pick(odd) : Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) }
+                (0..<rng.below(8)).map { _ in
+                    rng.chance(40) ? rng.pick(odd) : Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
+                }
             }
             let frames = planar.map(\.count).min() ?? 0
             #expect(AudioPacket.interleave(planar).count == frames * planar.count)
@@ -84,7 +86,9 @@ import Testing
         var rng = FuzzRNG(seed: 0x5EED_0202)
         for i in 0..<400 {
             let apps = (0..<rng.below(12)).map { n in
-                HostMessage.AppEntry(id: Self.randomText(&rng, length: rng.below(12)) + ".desktop", name: Self.randomText(&rng, length: rng.below(12)))
+                HostMessage.AppEntry(
+                    id: Self.randomText(&rng, length: rng.below(12)) + ".desktop",
+                    name: Self.randomText(&rng, length: rng.below(12)))
             }
             let name = apps.isEmpty ? "" : rng.pick(apps).name
             let query = rng.chance(50) ? String(name.prefix(rng.below(4))) : Self.randomText(&rng, length: rng.below(4))

@@ -43,7 +43,7 @@ func malformedInputNamesTheFieldOnly(input: String, expected: String) {
         HostMessage.ErrorReply(for: MessageError.unknownType("dance"))
             == .init(code: .unknownType, message: "unknown type dance"))
     #expect(HostMessage.ErrorReply(for: MessageError.malformed("missing field 'x'")).code == .badMessage)
-    #expect(HostMessage.ErrorReply(for: LayoutError.indexOutOfRange(index: 12)).code == .badMessage)
+    #expect(HostMessage.ErrorReply(for: LayoutError.indexOutOfRange(index: 12, slots: 12)).code == .badMessage)
     struct Elsewhere: Error {}
     #expect(HostMessage.ErrorReply(for: Elsewhere()).code == .unavailable)
 }

@@ -6,16 +6,22 @@ import Testing
 /// fixture or its reader fails here.
 let deviceTypes = [
     "hello", "pairStart", "pairConfirm", "authStart", "authFinish", "secure",
-    "setButton", "clearButton", "moveButton", "press", "listApps", "setVolume", "toggleMute", "keypad",
+    "setButton", "clearButton", "moveButton", "setGrid", "press", "listApps", "setVolume", "toggleMute", "keypad",
     "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
-    "fetchRecording",
+    "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",
+    "importProfile", "undo",
+    "fetchRecording", "deleteRecording", "clipboardSet",
 ]
 let hostTypes = [
     "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",
     "unauthorized", "authorized", "secure", "error", "layout", "pressResult", "apps", "volume",
-    "keypadResult", "displays", "screenStarted", "screenDenied", "screenPending", "screenStopped", "typed", "recordState",
-    "recordDenied", "recordings", "recordingChunk",
+    "keypadResult", "displays", "screenStarted", "screenDenied", "screenPending", "screenStopped", "typed",
+    "recordState",
+    "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState", "profiles",
+    "profileImported",
+    "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState",
+    "clipboardResult", "clipboardOffer",
 ]
 
 @Test func everyProtocolMessageHasAFixtureAndAReader() throws {
@@ -57,6 +63,25 @@ func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
     }
     #expect(body.layout.button(page: 0, index: 0) == Button(label: "Blog", kind: .command("blogrun")))
     #expect(body.layout.button(page: 0, index: 5) == Button(label: "Home", kind: .terminal(directory: "")))
+    #expect(body.layout.button(page: 0, index: 1) == Button(label: "Music", kind: .media(.playPause)))
+}
+
+@Test func theProfileFixturesCarryAProfileKeyAndAFileThisHostReads() throws {
+    let layout = try HostMessage.decode(Fixtures.data("messages/layout.json"))
+    #expect((layout.body as? HostMessage.Layout)?.profile == "Default")
+    guard case .importProfile(let request) = try DeviceMessage.decode(Fixtures.data("messages/importProfile.json"))
+    else {
+        Issue.record("importProfile did not decode as itself")
+        return
+    }
+    let file = try ProfileFile.read(Data(request.file.utf8))
+    #expect(file.profile.name == "Phone")
+    #expect(file.profile.layout.button(page: 0, index: 0) == Button(label: "Big deck", kind: .profile("Default")))
+    let shown = try HostMessage.decode(Fixtures.data("messages/profiles.json"))
+    #expect(
+        shown
+            == .profiles(
+                .init(names: ["Default", "Phone", "Phone (2)"], current: "Default", shown: "Phone", follows: false)))
 }
 
 @Test func pointerEncodesFlatWithSortedKeys() {
@@ -68,4 +93,36 @@ func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
 @Test func slashesAndNonASCIIAreNotEscaped() {
     let typed = DeviceMessage.typeText(.init(text: "a/b 세계"))
     #expect(String(decoding: typed.encode(), as: UTF8.self) == #"{"enter":false,"text":"a/b 세계","type":"typeText"}"#)
+}
+
+/// Asking on the computer (`rules/asking.json`, which the JS and Python tests read too): each message decodes to
+/// the fields it names and encodes back to the same JSON.
+@Test func askingMessagesRoundTrip() throws {
+    let rules = try #require(try Fixtures.json("rules/asking.json") as? [String: Any])
+    let answers = try #require(rules["answers"] as? [String: Any])
+    func bytes(_ object: Any?) throws -> Data {
+        try JSONSerialization.data(withJSONObject: try #require(object), options: [.sortedKeys])
+    }
+    func same(_ encoded: Data, _ object: Any?) throws -> Bool {
+        let read = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        return read == (object as? NSDictionary)
+    }
+    let ask = try DeviceMessage.decode(try bytes(rules["ask"]))
+    #expect(ask == .startScreen(.init(displayId: 0, maxSide: 2388, fps: 60, audio: false, ask: true)))
+    #expect(try same(ask.encode(), rules["ask"]))
+    let expected: [String: HostMessage] = [
+        "once": .screenPermission(.init(allowed: true, once: true)),
+        "always": .screenPermission(.init(allowed: true)),
+        "deny": .screenDenied(.init(reason: .notAllowed, asked: .denied)),
+        "timeout": .screenDenied(.init(reason: .notAllowed, asked: .timedOut)),
+        "unavailable": .screenDenied(.init(reason: .notAllowed, asked: .unavailable)),
+    ]
+    let asking = try HostMessage.decode(try bytes(rules["asking"]))
+    #expect(asking == .screenPending(.init(reason: .asking)))
+    #expect(try same(asking.encode(), rules["asking"]))
+    #expect(Set(answers.keys) == Set(expected.keys))
+    for (name, message) in expected {
+        #expect(try HostMessage.decode(try bytes(answers[name])) == message, "\(name)")
+        #expect(try same(message.encode(), answers[name]), "\(name)")
+    }
 }

@@ -14,6 +14,8 @@ private struct TextFixture: Decodable {
     }
     let maxCharacters: Int
     let maxChunkUTF16: Int
+    let maxScalarsPerCharacter: Int
+    let maxBytes: Int
     let clean: [Clean]
     let chunks: [Chunks]
 
@@ -24,6 +26,8 @@ private struct TextFixture: Decodable {
     let fixture = try TextFixture.load()
     #expect(TextInput.maxCharacters == fixture.maxCharacters)
     #expect(TextInput.maxChunkUTF16 == fixture.maxChunkUTF16)
+    #expect(TextInput.maxScalarsPerCharacter == fixture.maxScalarsPerCharacter)
+    #expect(TextInput.maxBytes == fixture.maxBytes)
     #expect(TextInput.maxCharacters == 2000)
     #expect(TextInput.maxChunkUTF16 == 20)
 }
@@ -71,4 +75,33 @@ private struct TextFixture: Decodable {
 @Test func fortyFiveSyllablesTypeAsTwentyTwentyFive() {
     let pieces = TextInput.chunks(String(repeating: "가", count: 45))
     #expect(pieces.map(\.count) == [20, 20, 5])
+}
+
+@Test func pressKeyReadsNamedKeysCharactersAndModifiers() throws {
+    func read(_ json: String) throws -> KeyChord {
+        guard case .pressKey(let press) = try DeviceMessage.decode(json) else {
+            throw MessageError.malformed("not pressKey")
+        }
+        return press.chord
+    }
+    #expect(try read(#"{"type":"pressKey","key":"esc"}"#) == KeyChord(.esc))
+    #expect(
+        try read(#"{"type":"pressKey","key":"s","modifiers":["ctrl"]}"#) == KeyChord(character: "s", modifiers: [.ctrl])
+    )
+    #expect(
+        try read(#"{"type":"pressKey","key":"tab","modifiers":["alt","shift"]}"#)
+            == KeyChord(.tab, modifiers: [.alt, .shift]))
+    #expect(
+        try read(#"{"type":"pressKey","key":"f11","modifiers":["super"]}"#) == KeyChord(.f11, modifiers: [.superKey]))
+    for bad in [
+        #"{"type":"pressKey","key":"ab"}"#, #"{"type":"pressKey","key":" "}"#, #"{"type":"pressKey","key":"\n"}"#,
+        #"{"type":"pressKey","key":"s","modifiers":["ctrl","ctrl"]}"#,
+        #"{"type":"pressKey","key":"s","modifiers":["hyper"]}"#, #"{"type":"pressKey","key":"F5"}"#,
+    ] {
+        #expect(throws: MessageError.self) { try DeviceMessage.decode(bad) }
+    }
+    let encoded = String(
+        decoding: DeviceMessage.pressKey(.init(chord: KeyChord(character: "z", modifiers: [.ctrl]))).encode(),
+        as: UTF8.self)
+    #expect(encoded == #"{"key":"z","modifiers":["ctrl"],"type":"pressKey"}"#)
 }

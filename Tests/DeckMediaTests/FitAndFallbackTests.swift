@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import DeckMedia
 import Foundation
@@ -28,7 +29,7 @@ func aHardwareEncoderThatFailsFallsBackToX264WithOneLogLine(choice: EncoderChoic
     #expect(try fixture.encodeNext().keyframe)
     #expect(try !fixture.encodeNext().keyframe)
     // Reopening for a new source size reuses x264 without trying (and logging) the hardware again.
-    _ = try TestPattern(width: 800, height: 600).withFrame(0, fixture.encoder.encode)
+    _ = try TestPattern(width: 800, height: 600).withFrame(0, { try fixture.encoder.encode($0) })
     #expect(fixture.log.lines.count == 1)
 }
 

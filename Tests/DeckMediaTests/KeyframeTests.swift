@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import DeckMedia
 import Foundation
@@ -59,12 +60,32 @@ private func unitTypes(_ frame: EncodedFrame) -> [UInt8] {
     #expect(keyframes.indices.filter { keyframes[$0] } == [0, 30])
 }
 
+@Test func theSafetyIntervalIsTimeNotFrames() throws {
+    // A still screen: two frames a second. Counting frames, 30 of them would take 15 s.
+    var fixture = try EncoderFixture(width: 320, height: 180, fps: 30, safetyInterval: .seconds(1))
+    let times: [UInt64] = [0, 500_000, 1_000_000, 1_500_000, 2_000_000, 2_600_000, 3_000_000, 3_990_000]
+    let keyframes = try times.map { try fixture.encodeNext(at: $0).keyframe }
+    // 3.99 s is within half a 30 fps frame of 4 s: on time, not a frame late.
+    #expect(keyframes.indices.filter { keyframes[$0] } == [0, 2, 4, 6, 7])
+}
+
+@Test func theKeyframeClockTakesAFrameHalfAnIntervalEarlyAsDue() {
+    var clock = KeyframeClock(intervalMicros: 1_000_000, fps: 30)
+    #expect(clock.isDue(at: 42))
+    clock.keyframe(at: 0)
+    #expect(!clock.isDue(at: 983_000))
+    #expect(clock.isDue(at: 984_000))
+    clock.setFPS(60)
+    #expect(!clock.isDue(at: 991_000))
+    #expect(clock.dueAt == 991_667)
+}
+
 @Test func aNewSourceSizeReopensWithAKeyframe() throws {
     var fixture = try EncoderFixture(width: 640, height: 360)
     _ = try fixture.encodeNext()
     _ = try fixture.encodeNext()
     let bigger = TestPattern(width: 800, height: 600)
-    let frame = try #require(try bigger.withFrame(0, fixture.encoder.encode))
+    let frame = try #require(try bigger.withFrame(0, { try fixture.encoder.encode($0) }))
     #expect(frame.keyframe && frame.width == 800 && frame.height == 600)
     #expect(fixture.encoder.opens == 2)
 }
@@ -80,4 +101,12 @@ private func unitTypes(_ frame: EncodedFrame) -> [UInt8] {
     try fixture.encoder.setFrameRate(47)  // normalized to 60
     #expect(fixture.encoder.fps == 60)
     #expect(try !fixture.encodeNext().keyframe)
+}
+
+@Test func aRecordingsKeyframeClockTakesAFrameItsLeadEarly() {
+    var clock = KeyframeClock(intervalMicros: 1_000_000, slackMicros: 100_000)
+    clock.keyframe(at: 2_000_000)
+    #expect(clock.dueAt == 2_900_000)
+    #expect(!clock.isDue(at: 2_899_999))
+    #expect(clock.isDue(at: 2_900_000))
 }

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import DeckMedia
 import Foundation
@@ -58,4 +59,16 @@ import Testing
     requests.request()
     #expect(requests.take())
     #expect(!requests.take())
+}
+
+@Test func theWireMessageOfAFrameIsItsPacketsBytes() throws {
+    var fixture = try EncoderFixture(width: 640, height: 360)
+    let timing = VideoPacket.Timing(captureMicros: 1_000_000, sendMicros: 1_004_500)
+    for _ in 0..<3 {
+        let frame = try fixture.encodeNext()
+        let packet = frame.packet(timing: timing).encoded()
+        #expect(frame.wireMessage(timing: timing).data == packet, "keyframe \(frame.keyframe)")
+        #expect(frame.wireMessage(timing: nil).data == frame.packet(timing: nil).encoded())
+    }
+    #expect(try fixture.encodeNext().wireMessage(timing: timing).frontRoom >= WireBuffer.reservedFront)
 }

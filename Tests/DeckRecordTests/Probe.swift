@@ -1,13 +1,21 @@
+import DeckDesktop
 import Foundation
 
 /// What `ffprobe` (Debian's ffmpeg, installed by the bootstrap) reads from a file.
 struct Probe: Decodable {
     struct Stream: Decodable {
-        var codec_name: String?
-        var codec_type: String?
+        var codecName: String?
+        var codecType: String?
         var width: Int?
         var height: Int?
-        var sample_rate: String?
+        var sampleRate: String?
+
+        enum CodingKeys: String, CodingKey {
+            case codecName = "codec_name"
+            case codecType = "codec_type"
+            case width, height
+            case sampleRate = "sample_rate"
+        }
     }
     struct Format: Decodable {
         var duration: String?
@@ -16,7 +24,7 @@ struct Probe: Decodable {
     var format: Format
 
     var duration: Double? { format.duration.flatMap(Double.init) }
-    var codecs: [String] { streams.compactMap(\.codec_name) }
+    var codecs: [String] { streams.compactMap(\.codecName) }
 
     static func read(_ url: URL) throws -> Probe {
         let process = Process()

@@ -1,6 +1,7 @@
+import DeckDesktop
 import DeckMedia
 import DeckRecord
-import DeckScreen
+import DeckTesting
 import Foundation
 import Testing
 
@@ -19,9 +20,11 @@ final class RecordingRig: @unchecked Sendable {
     init() throws { scratch = try Scratch() }
 
     var source: ScreenSource {
-        ScreenSource.fake(monitors: [monitor], pictures: { _ in nil }, started: { capture in
-            self.lock.withLock { self.captures.append(capture) }
-        })
+        ScreenSource.fake(
+            monitors: [monitor], pictures: { _ in nil },
+            started: { capture in
+                self.lock.withLock { self.captures.append(capture) }
+            })
     }
     var capture: FakeCapture? { lock.withLock { captures.last } }
     var failed: [RecordingError] { lock.withLock { failures } }
@@ -32,7 +35,7 @@ final class RecordingRig: @unchecked Sendable {
             reserveBytes: reserveBytes)
         let clock = self.clock
         return try Recorder(
-            options, capture: (source ?? self.source).capture, log: { _ in }, clock: { clock.now },
+            options, capture: (source ?? self.source).capture, log: .silent, clock: { clock.now },
             failed: { error in self.lock.withLock { self.failures.append(error) } })
     }
 

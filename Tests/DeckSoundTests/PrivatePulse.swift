@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 
 /// A private `pulseaudio` with a null sink "speakers", on a socket in a temp folder; killed by PID. Its

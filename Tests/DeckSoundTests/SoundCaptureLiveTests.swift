@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckSound
 import Foundation
 import Testing
@@ -89,7 +90,7 @@ extension SoundLiveTests {
             // Something playing keeps the null sink rendering, so its monitor delivers.
             let player = PrivatePulse.spawn(
                 ["pacat", "--raw", "--rate=48000", "--channels=2", "--format=s16le"], stdin: "/dev/zero")
-            let capture = SoundCapture(store: RoutingRecordStore.memory().0) { _ in }
+            let capture = SoundCapture(store: RoutingRecordStore.memory().0, log: .silent)
             let (first, second) = (Counter(), Counter())
             let (a, errorA) = started(capture, first)
             let (b, errorB) = started(capture, second)

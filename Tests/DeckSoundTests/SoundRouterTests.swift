@@ -1,4 +1,6 @@
+import DeckDesktop
 import DeckSound
+import DeckTesting
 import Testing
 
 /// The routing against an in-memory server: what moves where, in which order, what the record says at each

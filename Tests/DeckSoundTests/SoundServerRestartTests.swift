@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckSound
 import Foundation
 import Testing
@@ -53,7 +54,7 @@ extension SoundLiveTests {
             stage.set("starting the server")
             guard pulse.start() else { return outcome }
             defer { pulse.kill() }
-            let capture = SoundCapture(server: pulse.server, store: RoutingRecordStore.memory().0) { _ in }
+            let capture = SoundCapture(server: pulse.server, store: RoutingRecordStore.memory().0, log: .silent)
             let counter = SoundCaptureLiveTests.Counter()
             stage.set("subscribing")
             let subscription = capture.subscribe(counter.consumer) { _ in }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DeckTransport
 
-/// SPEC §1: the local CA is name-constrained, so its key cannot sign for a public site. Checked with the
+/// DESIGN.md#local-ca: the local CA is name-constrained, so its key cannot sign for a public site. Checked with the
 /// `openssl` tool, which knows nothing of our code: leaves are made and verified the way an attacker holding
 /// `ca-key.pem` would make them.
 @Suite struct CertificateConstraintTests {

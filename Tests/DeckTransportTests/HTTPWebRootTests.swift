@@ -3,7 +3,7 @@ import Testing
 
 @testable import DeckTransport
 
-/// SPEC §1: HTTP serves only the app's own files and never follows a link out of the web root.
+/// DESIGN.md#transport: HTTP serves only the app's own files and never follows a link out of the web root.
 @Suite struct HTTPWebRootTests {
     /// A web root shaped like `Web/`: the app, the modules it imports, and tests and benchmarks beside them;
     /// plus a secret outside the root and links pointing at it.

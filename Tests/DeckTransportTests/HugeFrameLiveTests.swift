@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import DeckTransport
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import DeckTransport
 
 /// A raw WebSocket peer on a plain loopback socket, for frames no well-behaved client library will send.
 private final class RawPeer {
@@ -44,7 +44,8 @@ private final class RawPeer {
     }
 
     func upgrade() -> String {
-        let request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         send(Array(request.utf8))
         var buffer = [UInt8](repeating: 0, count: 1024)

@@ -57,7 +57,9 @@ import Testing
     @Test func continuationClaimingTheLargestFrameIsRefused() {
         var assembler = MessageAssembler(limit: 16 << 20)
         let first = [UInt8](repeating: 0x61, count: 10)
-        let outcome = first.withUnsafeBytes { assembler.append($0, isBinary: false, isFinal: false, remainingInFrame: 0) }
+        let outcome = first.withUnsafeBytes {
+            assembler.append($0, isBinary: false, isFinal: false, remainingInFrame: 0)
+        }
         #expect(outcome == .needMore)
         let next = [UInt8](repeating: 0x61, count: 4)
         let huge = next.withUnsafeBytes {
@@ -68,7 +70,9 @@ import Testing
 
     @Test func requestPathsNeverLeaveTheWebRoot() {
         var rng = FuzzRNG(seed: 0x5EED_0402)
-        let pieces = ["/", "//", ".", "..", "...", ".git", "a", "index.html", "%2e%2e", "\\", "\0", "é", "?x=1", "#", " "]
+        let pieces = [
+            "/", "//", ".", "..", "...", ".git", "a", "index.html", "%2e%2e", "\\", "\0", "é", "?x=1", "#", " ",
+        ]
         for i in 0..<20_000 {
             let path = (0..<rng.below(8)).map { _ in rng.pick(pieces) }.joined()
             guard let relative = StaticFiles.relativePath(path, index: "index.html") else { continue }

@@ -1,4 +1,4 @@
-import DeckActions
+import DeckDesktop
 import Testing
 
 @testable import DeckWayland
@@ -53,7 +53,10 @@ struct DesktopBackendTests {
     @Test func portalInputTakesWlrootsThenTheRemoteDesktopPortalThenUinput() {
         var asked: [String] = []
         func probe<T>(_ name: String, _ answer: T) -> () -> T {
-            { asked.append(name); return answer }
+            {
+                asked.append(name)
+                return answer
+            }
         }
         #expect(
             PortalInputRoute.choose(
@@ -86,8 +89,8 @@ struct DesktopBackendTests {
     }
 
     @Test func keypadKeysMapToTheirKeysyms() {
-        #expect(MutterDesktop.keysym(for: .enter) == 0xff0d)
-        #expect(MutterDesktop.keysym(for: .backspace) == 0xff08)
-        #expect(MutterDesktop.keysym(for: .init(rawValue: "7")!) == 0x37)
+        #expect(WaylandInput.keysym(for: .enter) == 0xff0d)
+        #expect(WaylandInput.keysym(for: .backspace) == 0xff08)
+        #expect(WaylandInput.keysym(for: .init(rawValue: "7")!) == 0x37)
     }
 }

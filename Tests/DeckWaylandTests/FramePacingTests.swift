@@ -39,29 +39,29 @@ struct FramePacingTests {
     }
 
     @Test func monitorIdsAreStableAndPositive() {
-        #expect(MutterMonitors.id(connector: "Meta-0") == MutterMonitors.id(connector: "Meta-0"))
-        #expect(MutterMonitors.id(connector: "Meta-0") != MutterMonitors.id(connector: "Meta-1"))
-        #expect(MutterMonitors.id(connector: "HDMI-1") >= 0)
+        #expect(MonitorID.of(connector: "Meta-0") == MonitorID.of(connector: "Meta-0"))
+        #expect(MonitorID.of(connector: "Meta-0") != MonitorID.of(connector: "Meta-1"))
+        #expect(MonitorID.of(connector: "HDMI-1") >= 0)
     }
 
     @Test func buttonsAndWheelMapOntoEvdevAndMutterAxes() {
-        #expect(MutterInput.evdevCode(.left) == 0x110)
-        #expect(MutterInput.evdevCode(.right) == 0x111)
-        #expect(MutterInput.evdevCode(.middle) == 0x112)
-        #expect(MutterInput.axis(.up) == (0, -1) && MutterInput.axis(.down) == (0, 1))
-        #expect(MutterInput.axis(.left) == (1, -1) && MutterInput.axis(.right) == (1, 1))
+        #expect(WaylandInput.evdevCode(.left) == 0x110)
+        #expect(WaylandInput.evdevCode(.right) == 0x111)
+        #expect(WaylandInput.evdevCode(.middle) == 0x112)
+        #expect(WaylandInput.axis(.up) == (0, -1) && WaylandInput.axis(.down) == (0, 1))
+        #expect(WaylandInput.axis(.left) == (1, -1) && WaylandInput.axis(.right) == (1, 1))
     }
 
     @Test func aKeysymMutterCannotMapIsNoKeyAndOtherFailuresDropTheSession() {
         var dropped = 0
         let noKeycode = DBusError.failed(
             name: "org.freedesktop.DBus.Error.Failed", message: "No keycode found for keyval")
-        #expect(MutterInput.failure(noKeycode, keysym: 0xe9) { dropped += 1 } == .noKey(keysym: 0xe9))
+        #expect(WaylandInput.failure(noKeycode, keysym: 0xe9) { dropped += 1 } == .noKey(keysym: 0xe9))
         #expect(dropped == 0)
         let gone = DBusError.failed(name: "org.freedesktop.DBus.Error.UnknownObject", message: "No such object")
-        #expect(MutterInput.failure(gone, keysym: 0x61) { dropped += 1 } == .noDisplay)
+        #expect(WaylandInput.failure(gone, keysym: 0x61) { dropped += 1 } == .noDisplay)
         #expect(dropped == 1)
-        #expect(MutterInput.failure(MutterInput.noStream, keysym: nil) { dropped += 1 } == .noDisplay)
+        #expect(WaylandInput.failure(WaylandInput.noStream, keysym: nil) { dropped += 1 } == .noDisplay)
         #expect(dropped == 1, "an input-only session without a stream is kept")
     }
 }

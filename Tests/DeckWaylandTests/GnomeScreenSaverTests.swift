@@ -1,4 +1,4 @@
-import DeckScreen
+import DeckDesktop
 import Foundation
 import Testing
 

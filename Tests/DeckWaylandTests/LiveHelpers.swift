@@ -1,5 +1,5 @@
+import DeckDesktop
 import DeckKit
-import DeckScreen
 import Foundation
 
 @testable import DeckWayland

@@ -1,5 +1,5 @@
 import CGio
-import DeckScreen
+import DeckDesktop
 import Testing
 
 @testable import DeckWayland
@@ -56,7 +56,7 @@ struct MutterMonitorsTests {
                 PixelRect(x: 0, y: 0, width: 1024, height: 1280), PixelRect(x: 1280, y: 0, width: 2560, height: 1600),
             ])
         #expect(monitors.map(\.scale) == [1, 2])
-        #expect(monitors.map(\.id) == [MutterMonitors.id(connector: "HDMI-1"), MutterMonitors.id(connector: "eDP-1")])
+        #expect(monitors.map(\.id) == [MonitorID.of(connector: "HDMI-1"), MonitorID.of(connector: "eDP-1")])
     }
 
     @Test func aReplyOfAnotherShapeIsABadReplyNotACrash() throws {

@@ -1,5 +1,5 @@
-import DeckActions
-import DeckScreen
+import DeckDesktop
+import DeckKit
 import Foundation
 import Testing
 
@@ -80,9 +80,9 @@ struct PortalLiveTests {
         try await input.scroll(.down, 2)
         let typing = wlr.typing
         #expect(await typing.typeText("Hé€ 한👍") == .ok)
-        #expect(await typing.pressKey(.selectAll) == .ok)
+        #expect(await typing.pressKey(KeyChord(.selectAll)) == .ok)
         #expect(await wlr.keypad.press(.digit7) == .ok)
-        #expect(await typing.pressKey(.returnKey) == .ok)
+        #expect(await typing.pressKey(KeyChord(.returnKey)) == .ok)
         let last = try await offThePool {
             client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0xff0d }
         }
@@ -95,5 +95,41 @@ struct PortalLiveTests {
         let text = keys.filter { ($0.state ?? 0) & 4 == 0 && $0.keyval != 0xff0d }.compactMap(\.text).joined()
         #expect(text == "Hé€ 한👍7", "\(keys.map { "\($0.description) \($0.text ?? "") \($0.state ?? -1)" })")
         #expect(keys.contains { $0.keyval == 0x61 && ($0.state ?? 0) & 4 != 0 }, "no Ctrl+A")
+    }
+
+    /// A deck's hotkeys through wlroots' virtual keyboard: Ctrl+Shift+T and a Super chord arrive with their
+    /// modifiers down, and nothing stays held after.
+    @Test func hotkeyChordsArriveWithTheirModifiersHeld() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let wlr = WlrInput()
+        let typing = wlr.typing
+        // The client learns of the new virtual keyboard a moment after it appears: a Return until it sees one
+        // (each wait bounded; no assertion depends on how long it took).
+        var ready = false
+        for _ in 0..<50 where !ready {
+            _ = await typing.pressKey(KeyChord(.returnKey))
+            ready = try await offThePool { client.wait(seconds: 0.1, for: { $0.event == "key-press" }) != nil }
+        }
+        #expect(ready, "the client never got the virtual keyboard")
+        let mark = client.count
+        let newTab = try #require(KeyChord(name: "t", modifiers: [.ctrl, .shift]))
+        let superE = try #require(KeyChord(name: "e", modifiers: [.superKey]))
+        #expect(await typing.pressKey(newTab) == .ok)
+        #expect(await typing.pressKey(superE) == .ok)
+        #expect(await typing.pressKey(KeyChord(.esc)) == .ok)
+        let last = try await offThePool {
+            client.wait(seconds: 20, from: mark) { $0.event == "key-release" && $0.keyval == 0xff1b }
+        }
+        #expect(last != nil, "Escape never arrived")
+        let presses = client.events(since: mark).filter { $0.event == "key-press" }
+        let shiftControl = 1 | 4
+        let superMasks = 1 << 26 | 1 << 6
+        #expect(
+            presses.contains { [0x74, 0x54].contains($0.keyval) && ($0.state ?? 0) & shiftControl == shiftControl })
+        let seen = presses.map { "\($0.keyval ?? -1) state \($0.state ?? -1)" }
+        #expect(presses.contains { $0.keyval == 0x65 && ($0.state ?? 0) & superMasks != 0 }, "\(seen)")
+        let escape = presses.last { $0.keyval == 0xff1b }
+        #expect(escape.map { ($0.state ?? 0) & (shiftControl | superMasks) == 0 } == true, "a modifier stayed down")
     }
 }

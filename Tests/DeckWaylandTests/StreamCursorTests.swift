@@ -1,5 +1,5 @@
 import CDeckShim
-import DeckScreen
+import DeckDesktop
 import Testing
 
 @testable import DeckWayland

@@ -1,6 +1,5 @@
-import DeckActions
+import DeckDesktop
 import DeckKit
-import DeckScreen
 import Foundation
 import Testing
 
@@ -116,11 +115,11 @@ struct UinputInputTests {
     @Test func specialKeysHoldTheirModifiersAndReleaseThemLast() async throws {
         let pipes = UinputPipes()
         let typing = Self.make(pipes).typing
-        #expect(await typing.pressKey(.selectAll) == .ok)
+        #expect(await typing.pressKey(KeyChord(.selectAll)) == .ok)
         #expect(pipes.keyboardEvents() == Self.key(29, 1) + Self.key(30, 1) + Self.key(30, 0) + Self.key(29, 0))
-        #expect(await typing.pressKey(.shiftTab) == .ok)
+        #expect(await typing.pressKey(KeyChord(.shiftTab)) == .ok)
         #expect(pipes.keyboardEvents() == Self.key(42, 1) + Self.key(15, 1) + Self.key(15, 0) + Self.key(42, 0))
-        #expect(await typing.pressKey(.returnKey) == .ok)
+        #expect(await typing.pressKey(KeyChord(.returnKey)) == .ok)
         #expect(pipes.keyboardEvents() == Self.key(28, 1) + Self.key(28, 0))
     }
 

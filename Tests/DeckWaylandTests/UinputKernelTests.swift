@@ -1,7 +1,6 @@
 import CDeckShim
-import DeckActions
+import DeckDesktop
 import DeckKit
-import DeckScreen
 import Foundation
 import Testing
 

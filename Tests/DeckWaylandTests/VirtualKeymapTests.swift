@@ -1,4 +1,5 @@
 import CXKBCommon
+import DeckKit
 import Testing
 
 @testable import DeckWayland
@@ -25,7 +26,7 @@ struct VirtualKeymapTests {
 
     @Test func everyCharacterGetsAKeyThatXKBCompilesToItsKeysym() throws {
         var keymap = VirtualKeymap()
-        let strokes = WaylandStrokes.text("aé€한👍") + [WaylandStrokes.special(.selectAll)]
+        let strokes = WaylandStrokes.text("aé€한👍") + [WaylandStrokes.special(KeyChord(.selectAll))]
         let changed = keymap.add(strokes.flatMap { $0.modifiers + [$0.keysym] })
         let again = keymap.add([0x61, 0xe9])
         #expect(changed && !again, "nothing new, no new keymap")
@@ -35,6 +36,8 @@ struct VirtualKeymapTests {
         }
         #expect(VirtualKeymap.modifierMask([VirtualKeymap.controlL]) == 4)
         #expect(VirtualKeymap.modifierMask([VirtualKeymap.shiftL, VirtualKeymap.controlL]) == 5)
+        // Alt is Mod1 (bit 3) and Super Mod4 (bit 6): a Super chord held nothing before these were mapped.
+        #expect(VirtualKeymap.modifierMask([VirtualKeymap.altL, VirtualKeymap.superL]) == 0x48)
     }
 
     @Test func itGrowsAndStartsOverPastItsCapacityWithWhatTheTextNeeds() {

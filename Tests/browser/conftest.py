@@ -27,7 +27,7 @@ def write_apps(home):
     (apps / KOREAN_APP).write_text(
         "[Desktop Entry]\nType=Application\nName=Test Calculator\nName[ko]=테스트 계산기\n"
         f"Exec={recorder}\nIcon=accessories-calculator\n")
-    # Enough apps that the picker must render only the rows in view (SPEC §6: 150+ apps).
+    # Enough apps that the picker must render only the rows in view (DESIGN.md#client: 150+ apps).
     for n in range(MANY_APPS):
         (apps / f"touchdeck-filler-{n:03}.desktop").write_text(
             f"[Desktop Entry]\nType=Application\nName=Filler {n:03}\nExec=/bin/true\n")

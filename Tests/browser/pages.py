@@ -13,7 +13,8 @@ TIMEOUT = 15
 def wait(driver, condition, timeout=TIMEOUT, what="condition"):
     # The grid and the picker re-render when the host's messages arrive; an element read mid-render is
     # simply read again on the next poll.
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda d: condition(d), message=f"timed out waiting for {what}")
 
 
@@ -87,4 +88,4 @@ def eventually(check, timeout=TIMEOUT, what="condition"):
         if result:
             return result
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
+        time.sleep(0.03)

@@ -1,16 +1,30 @@
 """The viewer's keyboard (`Web/app/keyboard.js`) in headless Chromium, loaded from the real daemon's web root with
 a `send` that records what it would send: Send and Send + Enter send the cleaned text, each special key sends its
 `pressKey`, a held backspace repeats until the finger lifts (a touch pointer), and stops when the page loses focus
-while it is still held; the covered height follows opening and closing."""
+while it is still held; the covered height follows opening and closing. Then the app's own panel in the viewer,
+against the real host and an X text field that records what reaches it (Tests/support/xtext.py): sticky Ctrl + s
+in live mode arrives as Ctrl+S, F5 as F5, a hardware Ctrl+Z as Ctrl+Z, at iPad and phone sizes (issue 19.15)."""
 
+import pathlib
+import subprocess
+import sys
 import time
+
+import pytest
 
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
-from pages import pair, wait
+from pages import eventually, pair, wait
+from viewer import emulate_size, pair_as_viewer, start_viewing
+
+XTEXT = pathlib.Path(__file__).resolve().parents[1] / "support" / "xtext.py"
+IPAD = (1194, 834)
+PHONE = (390, 844)
 
 SETUP = """
 const done = arguments[arguments.length - 1];
@@ -108,3 +122,75 @@ def test_the_hide_button_closes_the_panel_it_covers_the_toolbar_with(browsers, h
     driver.find_element(By.CSS_SELECTOR, ".under-test .hide").click()
     assert not driver.find_element(By.CSS_SELECTOR, ".under-test").is_displayed()
     assert driver.execute_script("return window.covers") == [opened, 0]
+
+
+@pytest.fixture(scope="module")
+def x_field(tmp_path_factory):
+    """The X text field (it takes the display's focus); yields a function that reads what it received so far."""
+    out = tmp_path_factory.mktemp("xtext") / "field.txt"
+    recorder = subprocess.Popen([sys.executable, str(XTEXT), str(out)])
+    eventually(out.exists, what="the X text field")
+    yield lambda: out.read_text(encoding="utf-8")
+    recorder.terminate()
+    recorder.wait(10)
+
+
+PANEL = "#screen-view .keyboard"
+
+
+def panel_button(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, f"{PANEL} {selector}")
+
+
+def modifier_state(driver, name):
+    return panel_button(driver, f'[data-modifier="{name}"]').get_attribute("data-state")
+
+
+def test_live_mode_sends_sticky_ctrl_s_as_a_chord_and_f5_as_its_key(host, browsers, x_field, output):
+    for n, size in enumerate((IPAD, PHONE)):
+        browser = browsers(width=max(size[0], 500), height=size[1])
+        driver = browser.driver
+        emulate_size(driver, *size)
+        pair_as_viewer(browser, host, f"Keyboard {n}")
+        start_viewing(driver)
+        driver.execute_script("""window.typedAnswers = [];
+            window.touchdeck.addEventListener('typed', ({ detail }) => window.typedAnswers.push(detail));""")
+        driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="keyboard"]').click()
+        field = panel_button(driver, "input")
+        wait(driver, lambda d: field.is_displayed(), what="the keyboard panel")
+        before = x_field()
+        driver.save_screenshot(str(output / f"keyboard-compose-{size[0]}x{size[1]}.png"))
+
+        panel_button(driver, ".live").click()
+        assert panel_button(driver, ".live").get_attribute("aria-checked") == "true"
+        assert not panel_button(driver, ".send").is_displayed(), "live mode has nothing to Send"
+        panel_button(driver, '[data-modifier="ctrl"]').click()
+        assert modifier_state(driver, "ctrl") == "once"
+        driver.save_screenshot(str(output / f"keyboard-live-ctrl-{size[0]}x{size[1]}.png"))
+        field.send_keys("s")
+        assert modifier_state(driver, "ctrl") == "off", "a tapped Ctrl is held for one key only"
+        field.send_keys("ab")  # plain characters: typed as text
+        field.send_keys(Keys.CONTROL + "z" + Keys.CONTROL)  # a hardware keyboard's Ctrl goes through too
+        field.send_keys(Keys.BACKSPACE)
+        if panel_button(driver, ".more").is_displayed():  # a narrow screen: the F-keys are on the second page
+            panel_button(driver, ".more").click()
+        panel_button(driver, '[data-key="f5"]').click()
+        expected = "<Ctrl+s>ab<Ctrl+z><BackSpace><F5>"
+        eventually(lambda: x_field()[len(before):] == expected, 20,
+                   f"{expected} in the X field (it has {x_field()[len(before):]!r})")
+        assert field.get_attribute("value") == "", "live keys are sent, not left in the field"
+        # One `typed` for each of the six keys and characters sent, each ok.
+        answers = eventually(lambda: (lambda a: a if len(a) >= 6 else None)(
+            driver.execute_script("return window.typedAnswers")), what="six typed answers")
+        assert len(answers) == 6 and all(a["ok"] for a in answers), answers
+
+        # A double tap locks Shift until it is tapped again; the lock shows.
+        ActionChains(driver).double_click(panel_button(driver, '[data-modifier="shift"]')).perform()
+        assert modifier_state(driver, "shift") == "locked"
+        driver.save_screenshot(str(output / f"keyboard-more-shift-locked-{size[0]}x{size[1]}.png"))
+        panel_button(driver, '[data-key="home"]').click()
+        assert modifier_state(driver, "shift") == "locked", "a locked modifier stays after a key"
+        panel_button(driver, '[data-modifier="shift"]').click()
+        assert modifier_state(driver, "shift") == "off"
+        eventually(lambda: x_field()[len(before):] == expected + "<Home>", 20, "Shift+Home")
+        driver.execute_script("window.touchdeckViewer.shown(false)")  # one device views at a time

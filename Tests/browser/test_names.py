@@ -9,7 +9,8 @@ from pages import open_app, wait, wait_layout, wait_state
 
 def listed_names(host):
     rows = host.cli("devices").strip().splitlines()
-    return sorted(re.split(r"\s{2,}", row)[0] for row in rows[1:])
+    table = rows[1:rows.index("")] if "" in rows else rows[1:]
+    return sorted(re.split(r"\s{2,}", row)[0] for row in table)
 
 
 def name_field(browser, host):

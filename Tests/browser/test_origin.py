@@ -1,4 +1,4 @@
-"""The Origin rule in a real browser (SPEC §1): a page served from elsewhere — here a plain http.server on
+"""The Origin rule in a real browser (DESIGN.md#transport): a page served from elsewhere — here a plain http.server on
 another port of this computer — cannot open a WebSocket to the host, while the host's own app page can.
 Otherwise any web page the user visits could guess PINs or fill the waiting room through their browser."""
 

@@ -1,5 +1,5 @@
-"""Recording from the web client (issue 13, SPEC §11) in headless Chromium against the real daemon recording the
-Xvfb of `scripts/with-desktop`: a record key made in the edit sheet shows the recording's state on two devices at
+"""Recording from the web client (issue 13, DESIGN.md#recording) in headless Chromium against the real daemon recording
+the Xvfb of `scripts/with-desktop`: a record key made in the edit sheet shows the recording's state on two devices at
 once, the Recordings view pauses and resumes it, lists the saved file, fetches it in chunks and hands it to the
 share sheet as a video/mp4 File whose bytes have the SHA-256 of the file on disk. Only the share sheet itself
 (navigator.share/canShare) is replaced in the page."""

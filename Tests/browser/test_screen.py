@@ -1,4 +1,4 @@
-"""The Screen tab in headless Chromium against the real host capturing a private Xvfb (SPEC §7): the picture
+"""The Screen tab in headless Chromium against the real host capturing a private Xvfb (DESIGN.md#viewing): the picture
 (PSNR-Y of the canvas against an X screenshot), touches through the DevTools protocol arriving as clicks,
 double clicks, right clicks, scrolls and drags at the right X pixels, the fps toggle, hiding and showing the
 page, recovery from an undecodable frame, and screenshots in landscape and portrait."""
@@ -260,6 +260,8 @@ def test_screenshots_of_the_picker_the_view_and_a_denial(host, browsers, output,
     pair_as_viewer(browser, host, name)
     tag = f"{size[0]}x{size[1]}"
     driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="screen"]').click()
+    wait_viewer(driver, "viewing")  # the only monitor starts at once (issue 19); Monitors shows the picker
+    driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="monitors"]').click()
     wait_viewer(driver, "choosing")
     wait(driver, lambda d: d.execute_script("return document.querySelector('.display-card img')?.complete"),
          what="the thumbnail")
@@ -276,8 +278,7 @@ def test_screenshots_of_the_picker_the_view_and_a_denial(host, browsers, output,
     assert abs(box["width"] / box["height"] - WIDTH / HEIGHT) < 0.01
     assert min(abs(box["width"] - stage["width"]), abs(box["height"] - stage["height"])) < 1
     host.cli("devices", "allow-screen", name, "off")
-    wait_viewer(driver, "stopped")
-    driver.find_element(By.CSS_SELECTOR, ".message-actions button").click()  # start again: now denied
+    # screenStopped{notAllowed}, then screenPermission{allowed: false}: the tab shows the denial at once (issue 19).
     wait_viewer(driver, "denied")
     text = driver.find_element(By.CSS_SELECTOR, ".screen-message").text
     assert f'touchdeck devices allow-screen "{name}" on' in text
@@ -328,9 +329,7 @@ def test_a_second_device_is_told_who_views_and_a_restarted_host_resumes_the_firs
     other = browsers()
     pair_as_viewer(other, host, next(NAMES))
     other.driver.find_element(By.CSS_SELECTOR, '.tabs [data-tab="screen"]').click()
-    wait_viewer(other.driver, "choosing")
-    other.driver.find_element(By.CSS_SELECTOR, ".display-card").click()
-    wait_viewer(other.driver, "denied")
+    wait_viewer(other.driver, "denied")  # the only monitor is asked for at once (issue 19)
     viewing_name = host.cli("status").split("Screen viewer:", 1)[1].split("(")[0].strip()
     assert f"{viewing_name} is viewing the screen" in other.driver.find_element(By.CSS_SELECTOR, ".screen-message").text
     other.driver.save_screenshot(str(output / "screen-busy-1194x834.png"))

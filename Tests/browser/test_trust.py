@@ -1,4 +1,4 @@
-"""Real trust in real browsers (SPEC §1): Chromium with the CA in its NSS database, WebKitGTK with the CA as
+"""Real trust in real browsers (DESIGN.md#local-ca): Chromium with the CA in its NSS database, WebKitGTK with the CA as
 the system's trust store, neither told to ignore certificate errors. Each loads the app from the daemon over
 HTTPS and WSS with the Content-Security-Policy in force, and each refuses a certificate for
 accounts.google.com signed with the host CA's key, while accepting one signed by an older, unconstrained CA

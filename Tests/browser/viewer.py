@@ -84,10 +84,13 @@ def decoded(driver):
 
 
 def start_viewing(driver):
-    """Screen tab → the first monitor in the picker → frames decoded."""
+    """Screen tab → the first monitor (picked from the picker, or at once when it is the only one, issue 19) →
+    frames decoded."""
     open_screen_tab(driver)
-    wait_viewer(driver, "choosing")
-    driver.find_element(By.CSS_SELECTOR, ".display-card").click()
+    wait(driver, lambda d: viewer_state(d) in ("choosing", "starting", "viewing"), 20,
+         f"the picker or the view (now {viewer_state(driver)})")
+    if viewer_state(driver) == "choosing":
+        driver.find_element(By.CSS_SELECTOR, ".display-card").click()
     wait_viewer(driver, "viewing")
     wait(driver, lambda d: decoded(d) > 0 and d.execute_script(
         "return document.querySelector('.screen-canvas').width > 300"), 20, "a decoded frame on the canvas")

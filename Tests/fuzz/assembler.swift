@@ -21,7 +21,8 @@ public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let remaining = Int(truncatingIfNeeded: head[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         guard let chunk = reader.take(Int(head[0] % 32)) else { break }
         let outcome = chunk.withUnsafeBytes {
-            assembler.append($0, isBinary: head[1] & 1 != 0, isFinal: head[1] & 2 != 0, remainingInFrame: max(0, remaining))
+            assembler.append(
+                $0, isBinary: head[1] & 1 != 0, isFinal: head[1] & 2 != 0, remainingInFrame: max(0, remaining))
         }
         if case .message(let data, _) = outcome { precondition(data.count <= 64, "over the limit") }
     }

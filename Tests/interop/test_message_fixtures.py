@@ -30,6 +30,14 @@ def test_fixture_round_trips(path):
     assert json.dumps(again, sort_keys=True) == json.dumps(message, sort_keys=True)
 
 
+def test_the_asking_messages_follow_the_catalogue():
+    """Tests/Fixtures/rules/asking.json, which the Swift and JS tests read too."""
+    rules = json.loads((FIXTURES.parent / "rules" / "asking.json").read_text(encoding="utf-8"))
+    shown = [rules["ask"], rules["asking"], *rules["answers"].values()]
+    assert [messages.problems(message) for message in shown] == [[]] * len(shown)
+    assert messages.problems({**rules["asking"], "reason": "pleading"}) != [], "the catalogue can refuse"
+
+
 def test_defaults_fill_only_absent_fields():
     assert messages.with_defaults({"type": "hello"}) == {"type": "hello", "protocol": 1, "name": ""}
     assert messages.with_defaults({"type": "startScreen", "displayId": 1, "maxSide": 800, "fps": 60})["fps"] == 60
@@ -54,3 +62,25 @@ def test_problems_are_reported(message, problem):
 def test_decode_refuses_non_messages(text):
     with pytest.raises(ValueError):
         messages.decode(text)
+
+
+COMPOUND = json.loads((FIXTURES.parent / "rules" / "compound-keys.json").read_text(encoding="utf-8"))
+
+
+def test_the_compound_keys_layout_follows_the_catalogue():
+    """The layout with a multi-action and a toggle (rules/compound-keys.json `wire`) is one the client reads."""
+    wire = COMPOUND["wire"]
+    assert messages.problems(wire) == []
+    assert messages.decode(messages.encode(wire)) == wire
+    toggle = wire["pages"][0][3]
+    assert (toggle["kind"], toggle["state"]) == ("toggle", "on")
+
+
+@pytest.mark.parametrize("case", [c for c in COMPOUND["cases"] if "expect" in c], ids=lambda c: c["name"])
+def test_every_compound_key_the_host_keeps_follows_the_catalogue(case):
+    assert messages.problems({"type": "layout", "pages": case["expect"]}) == []
+
+
+def test_a_nested_multi_action_is_not_a_button():
+    nested = {"label": "M", "kind": "multi", "steps": [{"label": "", "kind": "multi", "steps": []}]}
+    assert "bad button" in messages.problems({"type": "setButton", "page": 0, "index": 0, "button": nested})

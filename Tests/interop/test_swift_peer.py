@@ -16,7 +16,7 @@ def test_pair_authenticate_and_echo_text_and_binary():
             device_id, secret, authorized = await paired_and_authorized(client)
             assert len(device_id) == 32 and device_id == device_id.lower() and int(device_id, 16) >= 0
             assert len(secret) == 32
-            assert authorized["type"] == "authorized" and authorized["protocol"] == 2
+            assert authorized["type"] == "authorized" and authorized["protocol"] == 3
             for text in ["hello", "Grüße, 안녕 🎛", ""]:
                 await client.send({"type": "echo", "text": text})
                 echoed = await client.recv()

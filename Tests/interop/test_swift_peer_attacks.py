@@ -139,7 +139,7 @@ def test_sealed_handshake_messages_after_authorization_are_bad_messages():
             await client.send(message)
             reply = await client.recv()
             assert client.last_sealed, "errors after authorization are sealed"
-            assert reply == {"type": "error", "code": "badMessage",
+            assert reply == {"type": "error", "code": "badMessage", "request": message["type"],
                              "message": f"{message['type']}: handshake messages are not accepted after authorization"}
     run_authorized(attack)
 

@@ -1,4 +1,4 @@
-"""`make bench`, recording (SPEC §11): the real host records a private 1920×1080 Xvfb whose screen a painter
+"""`make bench`, recording (DESIGN.md#recording): the real host records a private 1920×1080 Xvfb whose screen a painter
 changes 90 times a second, at 60 fps (with the system sound when the host has a sound source), for the same
 time in three runs, each measured as the host's CPU per second:
 

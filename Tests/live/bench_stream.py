@@ -8,7 +8,8 @@ Printed, each against a baseline measured in the same run:
   (goal p50 < 10 ms);
 - the host's CPU while it streams a still screen, as a share of one core (goal < 2 %), against the same host idle
   with no viewer;
-- PSNR-Y of the text page's keyframe and its size, against ffmpeg's libx264 ultrafast on the same screenshot."""
+- PSNR-Y of the text page's keyframe and its size, against ffmpeg's libx264 ultrafast on the same screenshot
+  (goal: at least its PSNR in at most its bytes)."""
 
 import asyncio
 import os
@@ -115,7 +116,21 @@ def still_cpu(host):
     return run(scenario())
 
 
+def without_corner(plane, reference, side=32):
+    """`plane` with its bottom-right `side`×`side` pixels taken from `reference` (they count as equal)."""
+    plane = bytearray(plane)
+    for row in range(HEIGHT - side, HEIGHT):
+        start = row * WIDTH + WIDTH - side
+        plane[start:start + side] = reference[start:start + side]
+    return bytes(plane)
+
+
 def keyframe_quality(host, screen):
+    """Both encoders on the same picture. The host draws the pointer into what it captures and the screenshot has
+    none: a pointer in the middle of the page alone holds the host's score near 44 dB, whatever the encoder does.
+    So the pointer goes to the bottom-right corner, and both scores leave out the corner's 32×32 pixels."""
+    subprocess.run(["xdotool", "mousemove", str(WIDTH - 1), str(HEIGHT - 1)], check=True,
+                   env={**os.environ, "DISPLAY": screen.display})
     pixels = XImageAccess(screen.display)
     pixels.put(text_page(), 0, 0, WIDTH, HEIGHT)
     shot = pixels.grab(0, 0, WIDTH, HEIGHT)
@@ -128,7 +143,8 @@ def keyframe_quality(host, screen):
         return packet
 
     packet = run(scenario())
-    ours = psnr(luma(Decoder().decode(packet)[0].reformat(format="yuv420p")), reference_luma(shot, WIDTH, HEIGHT))
+    reference = reference_luma(shot, WIDTH, HEIGHT)
+    ours = psnr(without_corner(luma(Decoder().decode(packet)[0].reformat(format="yuv420p")), reference), reference)
     with tempfile.TemporaryDirectory() as folder:
         raw = pathlib.Path(folder) / "shot.bgra"
         raw.write_bytes(shot)
@@ -136,7 +152,7 @@ def keyframe_quality(host, screen):
         subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", f"{WIDTH}x{HEIGHT}",
                         "-i", str(raw), "-frames:v", "1", "-c:v", "libx264", "-preset", "ultrafast", "-tune",
                         "zerolatency", "-pix_fmt", "yuv420p", "-y", str(out)], check=True)
-        theirs = psnr(luma(decode(out)[0].reformat(format="yuv420p")), reference_luma(shot, WIDTH, HEIGHT))
+        theirs = psnr(without_corner(luma(decode(out)[0].reformat(format="yuv420p")), reference), reference)
         their_size = out.stat().st_size
     return ours, len(packet.frame), theirs, their_size
 
@@ -160,7 +176,7 @@ def main():
             psnr_ours, size_ours, psnr_theirs, size_theirs = keyframe_quality(host, screen)
             print(f"text page keyframe: PSNR-Y {psnr_ours:.1f} dB in {size_ours / 1024:.0f} KiB; ffmpeg libx264"
                   f" ultrafast {psnr_theirs:.1f} dB in {size_theirs / 1024:.0f} KiB → size"
-                  f" {size_ours / size_theirs:.2f}× (goal ≥ 40 dB)")
+                  f" {size_ours / size_theirs:.2f}×, PSNR {psnr_ours - psnr_theirs:+.1f} dB (goal ≤ 1× and ≥ +0 dB)")
         finally:
             host.stop()
 

@@ -53,3 +53,33 @@ async def until_closed(client, timeout=10):
 async def closed_code(client, timeout=10):
     """Drops messages until the host closes the connection; returns the close code (None: no close frame)."""
     return (await until_closed(client, timeout))[1]
+
+
+async def viewer_device(host, name):
+    """A new paired device allowed to view the screen, once it has heard so (`screenPermission`)."""
+    client, _, _ = await paired_device(host, name)
+    host.cli("devices", "allow-screen", name, "on")
+    await client.recv_type("screenPermission", timeout=20)
+    return client
+
+
+async def fetch_whole(client, name, timeout=30):
+    """Fetches a recording chunk by chunk; returns (bytes, the last chunk, which names size and sha256)."""
+    import base64
+
+    received = bytearray()
+    while True:
+        await client.send({"type": "fetchRecording", "name": name, "offset": len(received)})
+        chunk = await client.recv_type("recordingChunk", timeout=timeout)
+        data = base64.b64decode(chunk["data"])
+        if not data:
+            return bytes(received), chunk
+        received += data
+
+
+async def press_key(client, index, button):
+    """Puts `button` in slot `index` of page 0, presses it and returns the first pressResult."""
+    await client.send({"type": "setButton", "page": 0, "index": index, "button": button})
+    await client.recv_type("layout")
+    await client.send({"type": "press", "page": 0, "index": index})
+    return await client.recv_type("pressResult", timeout=20)

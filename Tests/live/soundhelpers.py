@@ -157,12 +157,20 @@ class Received:
         self.tone = [p for p in self.packets if numpy.count_nonzero(p[:, 1]) == len(p)]
 
     def gaps(self):
-        """(sample position, samples missing there) for every break in the counter on the right channel. Zeros
-        (the app's stream running dry for a moment) are not tone and are skipped: they delay, they lose nothing."""
+        """(sample position, samples missing there) for every break in the counter on the right channel that our
+        path lost. Zeros (the app's stream running dry for a moment) are not tone and are skipped: they delay, they
+        lose nothing. A break right after such a silence, no longer than it, is the server keeping time: when an
+        app's stream underruns, the server plays silence and then drops the samples that came late (PulseAudio's
+        and PipeWire's playback queue alike), so the app lost them, before anything of ours saw them."""
+        return [(at, missing) for at, missing, silence in self.breaks() if missing > silence]
+
+    def breaks(self):
+        """(sample position, samples missing there, zero samples just before it) for every break in the counter."""
         right = numpy.concatenate([p[:, 1] for p in self.packets]).astype(numpy.int64)
         where = numpy.flatnonzero(right)
         steps = (numpy.diff(right[where]) - 1) % 32767
-        return [(int(where[i + 1]), int(steps[i])) for i in numpy.flatnonzero(steps)]
+        silences = numpy.diff(where) - 1
+        return [(int(where[i + 1]), int(steps[i]), int(silences[i])) for i in numpy.flatnonzero(steps)]
 
     def lost_samples(self):
         return sum(missing for _, missing in self.gaps())

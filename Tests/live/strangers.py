@@ -19,7 +19,7 @@ from touchdeck.client import DeckClient
 from touchdeck.transports import MAX_MESSAGE, WebSocketTransport
 
 FRONT_DOOR_ENV = "TOUCHDECK_TEST_FRONT_DOOR"
-PRE_AUTH_MAX = 64 * 1024  # SPEC §1
+PRE_AUTH_MAX = 64 * 1024  # DESIGN.md#transport
 
 
 def loopback(n):
@@ -191,8 +191,47 @@ def closed_by_host(raw, select):
     return False
 
 
+def churn(port, addresses, threads_per_address):
+    """Strangers that never give up: on each address in `addresses`, `threads_per_address` threads each open a
+    connection, say hello (as a stranger would) and wait; the moment the host closes it (made room, refused,
+    too slow) they open the next one. Runs until SIGTERM, then prints how many connections it opened."""
+    import signal
+    import sys
+    import threading
+
+    hello = frame(b'{"type":"hello","name":"churn"}')
+    opened = [0]
+
+    def one(address):
+        while True:
+            try:
+                raw = RawSocket(port, address, timeout=30)
+                opened[0] += 1
+                raw.send(hello)
+                raw.read_until_close(timeout=60)
+                # Closed with a reset: tens of thousands of sockets in TIME-WAIT would take the ports later
+                # tests bind (their daemons' listening ports come from the same range).
+                raw.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                raw.close()
+            except OSError:
+                time.sleep(0.001)  # e.g. no free local port for a moment
+
+    def report(*_):
+        print(opened[0], flush=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, report)
+    for address in addresses:
+        for _ in range(threads_per_address):
+            threading.Thread(target=one, args=(address,), daemon=True).start()
+    while True:
+        signal.pause()
+
+
 if __name__ == "__main__":
     import sys
 
     if sys.argv[1:2] == ["flood"]:
         hello_flood(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1:2] == ["churn"]:
+        churn(int(sys.argv[2]), sys.argv[4].split(","), int(sys.argv[3]))

@@ -1,4 +1,4 @@
-"""The local CA across versions and address changes (SPEC §1), against the real `touchdeck serve`: a CA an
+"""The local CA across versions and address changes (DESIGN.md#local-ca), against the real `touchdeck serve`: a CA an
 older version made (no name constraints) is set aside and replaced, and the user is told on every channel;
 names and addresses outside the CA's constraints are left out of the certificate, and `doctor` says so."""
 

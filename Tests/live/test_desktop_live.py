@@ -35,12 +35,18 @@ def desk(tmp_path):
 
 
 async def press(client, page, index, button=None):
-    """Puts `button` in the slot (if given), presses it, returns the pressResult."""
+    """Puts `button` in the slot (if given), presses it, returns the final pressResult (a command key that
+    started is answered `running` first, then with its outcome)."""
     if button is not None:
         await client.send({"type": "setButton", "page": page, "index": index, "button": button})
         await client.recv_type("layout")
     await client.send({"type": "press", "page": page, "index": index})
-    return await client.recv_type("pressResult", timeout=15)
+    result = await client.recv_type("pressResult", timeout=15)
+    if result.get("running"):
+        assert result == {"type": "pressResult", "page": page, "index": index, "ok": True, "running": True}
+        result = await client.recv_type("pressResult", timeout=15)
+        assert (result["page"], result["index"]) == (page, index) and "running" not in result, result
+    return result
 
 
 def test_command_alias_app_and_terminal_buttons_do_their_work(desk):
@@ -69,6 +75,24 @@ def test_command_alias_app_and_terminal_buttons_do_their_work(desk):
     logs = home.home / ".local/state/touchdeck/logs"
     assert f"{logs}/" in desk.cli("status")
     assert any(path.read_text().count("blogrun") for path in logs.glob("*.log")), "no per-button log for blogrun"
+
+
+def test_a_command_that_fails_after_a_second_is_reported_started_then_failed(desk):
+    # It used to glow green because it still ran at 300 ms; the failure reached only the log.
+    async def scenario():
+        client, _, _ = await paired_device(desk, "Tablet")
+        late = {"label": "Late", "kind": "command", "command": "sleep 1; echo disk not mounted; exit 3"}
+        await client.send({"type": "setButton", "page": 0, "index": 5, "button": late})
+        await client.recv_type("layout")
+        await client.send({"type": "press", "page": 0, "index": 5})
+        started = await client.recv_type("pressResult", timeout=15)
+        assert started == {"type": "pressResult", "page": 0, "index": 5, "ok": True, "running": True}
+        outcome = await client.recv_type("pressResult", timeout=15)
+        assert outcome == {"type": "pressResult", "page": 0, "index": 5, "ok": False,
+                           "reason": "exit 3: disk not mounted"}
+        await client.close()
+
+    run(scenario())
 
 
 def test_failures_are_clear_and_the_host_keeps_serving(desk):

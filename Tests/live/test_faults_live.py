@@ -125,7 +125,7 @@ def test_a_corrupt_config_is_kept_aside_and_reported(tmp_path):
 
         run(scenario())
         assert aside[0].read_text() == '{"layout": {"pages": [['
-        assert json.loads((host.config_dir / "config.json").read_text())["layout"]["pages"][0][0] == BLOG
+        assert host.saved_layout()["pages"][0][0] == BLOG
     finally:
         host.stop()
 
@@ -154,8 +154,7 @@ def test_kill_9_while_saving_never_leaves_an_unreadable_config(daemon):
     for round_number in range(12):
         run(edit_until_killed(round_number))
         daemon.process.wait(10)
-        config = json.loads((daemon.config_dir / "config.json").read_text())
-        assert len(config["layout"]["pages"]) >= 1
+        assert len(daemon.saved_layout()["pages"]) >= 1
         json.loads((daemon.config_dir / "devices.json").read_text())
         assert not list(daemon.config_dir.glob("*.corrupt-*"))
         daemon.start()

@@ -161,3 +161,39 @@ def test_allow_screen_is_saved_per_device(daemon):
         await client.close()
 
     run(scenario())
+
+
+def test_a_device_that_may_not_edit_is_refused_every_edit_and_can_still_press(daemon):
+    # Screen permission meant nothing while any device could write a command key and read its output back.
+    async def scenario():
+        owner, _, _ = await paired_device(daemon, "Owner tablet")
+        guest, _, _ = await paired_device(daemon, "Guest phone")
+        await owner.send({"type": "setButton", "page": 0, "index": 0, "button": BLOG})
+        await owner.recv_type("layout")
+        await guest.recv_type("layout")
+        listing = daemon.cli("devices", "allow-edit", "Guest phone", "off")
+        assert "Deck editing denied for Guest phone" in listing
+        assert await guest.recv_type("editPermission", timeout=10) == {"type": "editPermission", "allowed": False}
+        snoop = {"label": "ls", "kind": "command", "command": "ls ~/Videos/TouchDeck"}
+        edits = [{"type": "setButton", "page": 0, "index": 1, "button": snoop},
+                 {"type": "setButton", "page": 0, "index": 0, "button": snoop},
+                 {"type": "clearButton", "page": 0, "index": 0},
+                 {"type": "moveButton", "fromPage": 0, "fromIndex": 0, "toPage": 0, "toIndex": 5}]
+        for edit in edits:
+            await guest.send(edit)
+            refused = await guest.recv_type("error", timeout=10)
+            assert refused["code"] == "notAllowed" and refused["request"] == edit["type"], refused
+            assert 'touchdeck devices allow-edit "Guest phone" on' in refused["message"], refused
+        layout = daemon.saved_layout()["pages"][0]
+        assert layout[0] == BLOG and layout[1] is None and layout[5] is None
+        # Pressing the owner's keys still works.
+        await guest.send({"type": "press", "page": 0, "index": 0})
+        assert (await guest.recv_type("pressResult", timeout=15))["index"] == 0
+        daemon.cli("devices", "allow-edit", "Guest phone", "on")
+        assert (await guest.recv_type("editPermission", timeout=10))["allowed"] is True
+        await guest.send({"type": "clearButton", "page": 0, "index": 0})
+        assert (await guest.recv_type("layout", timeout=10))["pages"][0][0] is None
+        await owner.close()
+        await guest.close()
+
+    run(scenario())

@@ -19,7 +19,9 @@ def names(listing):
     """The NAME column of `touchdeck devices`."""
     rows = listing.strip().splitlines()
     header = next(i for i, row in enumerate(rows) if row.startswith("NAME  "))
-    return sorted(re.split(r"\s{2,}", row)[0] for row in rows[header + 1:])
+    table = rows[header + 1:]
+    table = table[:table.index("")] if "" in table else table
+    return sorted(re.split(r"\s{2,}", row)[0] for row in table)
 
 
 def test_two_ipads_get_their_own_names_and_one_can_be_revoked_by_name(daemon):
@@ -44,6 +46,7 @@ def test_rename_cleans_refuses_a_taken_name_and_survives_a_restart(daemon):
             await client.close()
 
     run(scenario())
+    daemon.cli("devices", "allow-screen", "iPad", "on")
     out = daemon.cli("devices", "rename", "iPad", f"  Living{RLO} room ")
     assert out.splitlines()[0] == "Renamed iPad to Living room."
     assert names(out) == ["Living room", "Phone"]
@@ -59,6 +62,8 @@ def test_rename_cleans_refuses_a_taken_name_and_survives_a_restart(daemon):
     daemon.stop()
     saved = json.loads((daemon.config_dir / "devices.json").read_text())
     assert sorted(device["name"] for device in saved["devices"]) == ["Living room", "Phone"]
+    assert {d["name"]: d["screenAllowed"] for d in saved["devices"]} == {"Living room": True, "Phone": False}, \
+        "renaming keeps the screen permission"
     daemon.start()
     assert names(daemon.cli("devices")) == ["Living room", "Phone"]
 

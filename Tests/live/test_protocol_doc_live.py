@@ -105,10 +105,11 @@ def test_after_authorization_every_error_is_sealed_and_the_connection_stays(daem
         assert (await sealed(client))["code"] == "unknownType"
         await client.send(DevicePairing("123456").start())
         assert await sealed(client) == {
-            "type": "error", "code": "badMessage",
+            "type": "error", "code": "badMessage", "request": "pairStart",
             "message": "pairStart: handshake messages are not accepted after authorization"}
         await client.send({"type": "keypad", "key": "F5"})
-        assert await sealed(client) == {"type": "error", "code": "badMessage", "message": "invalid value for 'key'"}
+        assert await sealed(client) == {"type": "error", "code": "badMessage", "request": "keypad",
+                                        "message": "invalid value for 'key'"}
         # The press answer comes next: the refused key got no keypadResult of its own.
         await still_serves(client)
         await client.close()

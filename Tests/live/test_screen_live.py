@@ -1,5 +1,5 @@
-"""`listDisplays` on the real daemon against a real X server (PROTOCOL §6 "Screen", SPEC §7): two XRandR monitors
-of a private Xvfb listed left to right, each with a 320 px JPEG thumbnail whose colours are the ones painted
+"""`listDisplays` on the real daemon against a real X server (PROTOCOL §6 "Screen", DESIGN.md#viewing): two XRandR
+monitors of a private Xvfb listed left to right, each with a 320 px JPEG thumbnail whose colours are the ones painted
 there; a device that is not allowed learns nothing, and `touchdeck devices allow-screen` applies to a connected
 device at once; a host with no display answers `noPermission`."""
 

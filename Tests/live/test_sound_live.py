@@ -1,5 +1,5 @@
-"""Sound while viewing (PROTOCOL §6 "Screen", §7 "Audio"; SPEC §8), end to end under scripts/with-desktop: the real
-daemon routes the private PulseAudio's sound to its own null sink, records that sink's monitor and sends 10 ms
+"""Sound while viewing (PROTOCOL §6 "Screen", §7 "Audio"; DESIGN.md#sound), end to end under scripts/with-desktop: the
+real daemon routes the private PulseAudio's sound to its own null sink, records that sink's monitor and sends 10 ms
 packets to the Python reference client. What is checked: a 1 kHz tone arrives at 1 kHz and its level with under
 1 % of it lost; the speakers' sink stays silent and untouched while a device listens; after stopScreen, after
 the client disconnects and after `kill -9` of the host and a restart, the speakers are the default again, the
@@ -154,7 +154,45 @@ def test_after_viewing_ends_the_speakers_are_back_as_they_were(host, tmp_path, e
         pactl("set-sink-mute", SPEAKERS, "0")
     assert restored, f"not restored: {state}\n{host.log()}"
     assert after == before
-    assert not (host.config_dir / "sound-routing.json").exists()
+    assert not (host.home / ".local/state/touchdeck/sound-routing.json").exists()
+
+
+@pytest.mark.parametrize("undo", ["doctor --fix", "a start with another config dir"])
+def test_after_a_kill_the_routing_is_undone_without_the_same_config_dir(host, tmp_path, undo):
+    # The record was kept in the config dir: only a start with that same dir found it.
+    app = App(tone_file(tmp_path, 60))
+    app.stream()
+    other = None
+
+    async def scenario():
+        client, started = await viewer_with_sound(host)
+        assert started["audio"] is True
+        assert eventually(lambda: app.sink() == sinks().get(OURS) and default_sink() == OURS)
+        host.process.kill()
+        host.process.wait()
+
+    try:
+        run(scenario())
+        assert default_sink() == OURS
+        record = host.home / ".local/state/touchdeck/sound-routing.json"
+        assert record.exists()
+        if undo == "doctor --fix":
+            out = host.cli("doctor", "--fix", check=False)
+            assert "gave the sound back to the speakers" in out, out
+            assert "nothing to fix" in host.cli("doctor", "--fix", check=False)
+        else:
+            other = Daemon(home=host.home)
+            other.config_dir = host.home / "another-config"
+            other.start()
+        restored = eventually(lambda: OURS not in sinks() and default_sink() == SPEAKERS and
+                              app.sink() == sinks().get(SPEAKERS))
+        state = (default_sink(), sorted(sinks()), app.sink(), sink_inputs())
+    finally:
+        app.stop()
+        if other is not None:
+            other.stop()
+    assert restored, f"not restored: {state}\n{host.log()}"
+    assert not record.exists()
 
 
 def test_the_volume_gauge_keeps_showing_and_driving_the_speakers_while_routed(host):

@@ -301,3 +301,51 @@ def test_a_viewer_that_stops_reading_costs_bounded_memory_and_gets_a_keyframe_af
     print(f"host RSS {before:.0f} MB → {during:.0f} MB while the viewer did not read")
     assert during - before < 100
     assert keyframe is not None
+
+
+def gray(counter):
+    """The counter as a picture: a gray level that differs from the last 200 counters' by at least 37."""
+    return 20 + (counter * 37) % 200
+
+
+def test_after_every_change_the_viewer_ends_on_the_screen_as_it_is(host, screen):
+    # In about one round in ten of "something moves, then stops" the last picture sent was one from the movement,
+    # and a still screen sends nothing more: the device showed a stale screen. Forty rounds, with a core kept
+    # busy, each ending on a counter's own gray; the last decoded picture must show the last counter.
+    pixels = XImageAccess(screen.display)
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+    async def scenario():
+        client = await allowed_viewer(host)
+        await start_viewing(client, fps=30, max_side=640)
+        decoder = Decoder()
+        counter, stale = 0, []
+        for round_ in range(40):
+            for _ in range(2 + round_ % 5):
+                counter += 1
+                value = gray(counter)
+                pixels.fill(0, 0, WIDTH, HEIGHT, value << 16 | value << 8 | value)
+                await asyncio.sleep(0.004 * (round_ % 4))
+            last = None
+            while True:  # every packet until the screen has been still for 0.6 s
+                try:
+                    packet = parse_video(await client.recv_binary(timeout=0.6))
+                except TimeoutError:
+                    break
+                for frame in decoder.decode(packet):
+                    last = frame
+            # A quarter in from the corner: the pointer is drawn in at the centre.
+            luma = None if last is None else last.reformat(format="yuv420p").to_ndarray()[last.height // 4, last.width // 4]
+            expected = 16 + 219 * gray(counter) / 255
+            if luma is None or abs(float(luma) - expected) > 8:
+                stale.append((round_, counter, luma, round(expected)))
+        await client.close()
+        return stale
+
+    try:
+        stale = run(scenario())
+    finally:
+        burner.kill()
+        burner.wait()
+        pixels.close()
+    assert stale == [], f"rounds that ended on an old picture (round, counter, luma, wanted): {stale}"

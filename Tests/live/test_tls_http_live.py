@@ -1,5 +1,5 @@
-"""The front door over HTTP and TLS (SPEC §1), against the real `touchdeck serve`: raw requests byte for byte,
-TLS versions and suites with Python's ssl (OpenSSL), and what the local CA's key could or could not forge."""
+"""The front door over HTTP and TLS (DESIGN.md#transport), against the real `touchdeck serve`: raw requests byte for
+byte, TLS versions and suites with Python's ssl (OpenSSL), and what the local CA's key could or could not forge."""
 
 import datetime
 import ipaddress

@@ -1,4 +1,4 @@
-"""Typing on the real daemon under the test desktop's Xvfb (PROTOCOL §6 "Text input", SPEC §8): text lands as
+"""Typing on the real daemon under the test desktop's Xvfb (PROTOCOL §6 "Text input", DESIGN.md#typing): text lands as
 characters in an X text field that records what it receives (Tests/support/xtext.py) under the `us` and `de`
 layouts, Return lands after the text, the special keys arrive as keys, only the viewer may type, and a
 protocol-1 device is told typing needs protocol 2."""
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from deskhome import eventually
-from livehelpers import Daemon, paired_device, run
+from livehelpers import Daemon, paired_device, press_key, run
 
 XTEXT = pathlib.Path(__file__).resolve().parents[1] / "support" / "xtext.py"
 TEXT = "안녕하세요 café ✓ 123"
@@ -118,6 +118,25 @@ def test_special_keys_arrive_as_keys_in_order(host, field, layout):
     assert eventually(lambda: field() == expected), f"the field received {field()!r}"
 
 
+def test_chords_and_the_panels_keys_arrive_with_their_modifiers_whatever_the_layout(host, field, layout):
+    # On a German layout z and y swap places: Ctrl+Z must press the key that types z.
+    layout("de")
+    chords = [("z", ["ctrl"]), ("t", ["ctrl", "shift"]), ("tab", ["alt"]), ("e", ["super"]), ("f5", []),
+              ("pageUp", []), ("pageDown", []), ("home", []), ("end", []), ("delete", []), ("f12", ["ctrl"])]
+
+    async def scenario():
+        client = await viewer(host)
+        for key, modifiers in chords:
+            await client.send({"type": "pressKey", "key": key, "modifiers": modifiers})
+        answers = [await client.recv_type("typed", timeout=20) for _ in chords]
+        await client.close()
+        return answers
+
+    assert run(scenario()) == [{"type": "typed", "ok": True}] * len(chords)
+    expected = "<Ctrl+z><Ctrl+Shift+T><Alt+Tab><Super+e><F5><Prior><Next><Home><End><Delete><Ctrl+F12>"
+    assert eventually(lambda: field() == expected), f"the field received {field()!r}"
+
+
 def test_only_the_viewer_may_type(host, field):
     async def scenario():
         watcher = await viewer(host, "Viewer")
@@ -141,9 +160,64 @@ def test_a_protocol_one_device_is_told_typing_needs_protocol_two(host, field):
         client = await viewer(host, protocol=1)
         await client.send({"type": "typeText", "text": "old"})
         error = await client.recv_type("error")
-        assert error == {"type": "error", "code": "unavailable", "message": "typeText needs protocol 2; this device said 1"}
+        assert error == {"type": "error", "code": "unavailable", "request": "typeText",
+                         "message": "typeText needs protocol 2; this device said 1"}
         await client.close()
 
     run(scenario())
     assert field() == ""
     assert "(app update needed)" in host.cli("devices")
+
+
+@pytest.mark.parametrize("name", ["us", "de"])
+def test_hotkey_and_text_keys_reach_the_focused_window_without_viewing(host, field, layout, name):
+    # The deck's own keys need no viewing: the owner of the deck made them, any device that may press presses.
+    layout(name)
+    keys = [{"label": "Undo", "kind": "hotkey", "key": "z", "modifiers": ["ctrl"]},
+            {"label": "Reopen", "kind": "hotkey", "key": "t", "modifiers": ["ctrl", "shift"]},
+            {"label": "F5", "kind": "hotkey", "key": "f5"},
+            {"label": "Sign", "kind": "text", "text": "Grüße, 안녕", "enter": True},
+            {"label": "Play", "kind": "hotkey", "key": "playPause"}]
+
+    async def scenario():
+        client, _, _ = await paired_device(host, "Deck")
+        answers = [await press_key(client, index, key) for index, key in enumerate(keys)]
+        await client.close()
+        return answers
+
+    answers = run(scenario())
+    assert [answer["ok"] for answer in answers] == [True] * len(keys), answers
+    expected = "<Ctrl+z><Ctrl+Shift+T><F5>Grüße, 안녕<Return><XF86AudioPlay>"
+    assert eventually(lambda: field() == expected), f"the field received {field()!r}"
+
+
+def test_an_open_key_reaches_the_default_handler_with_the_exact_target(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    opened = tmp_path / "opened.txt"
+    (bin_dir / "xdg-open").write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{opened}'\n")
+    (bin_dir / "xdg-open").chmod(0o755)
+    folder = tmp_path / "home" / "Projects"
+    folder.mkdir(parents=True)
+    daemon = Daemon(home=tmp_path / "home", env={"PATH": f"{bin_dir}:{os.environ['PATH']}"}).start()
+    url = "https://example.org/a b?q=1&x=é#top"
+    try:
+        async def scenario():
+            client, _, _ = await paired_device(daemon, "Deck")
+            ok = await press_key(client, 0, {"label": "Docs", "kind": "open", "target": url})
+            home = await press_key(client, 1, {"label": "Projects", "kind": "open", "target": "~/Projects"})
+            gone = await press_key(client, 2, {"label": "Gone", "kind": "open", "target": "~/Nowhere"})
+            await client.send({"type": "setButton", "page": 0, "index": 3,
+                               "button": {"label": "Evil", "kind": "open", "target": "javascript:alert(1)"}})
+            refused = await client.recv_type("error", timeout=10)
+            await client.close()
+            return ok, home, gone, refused
+
+        ok, home, gone, refused = run(scenario())
+    finally:
+        daemon.stop()
+    assert ok["ok"] and home["ok"], (ok, home)
+    assert gone == {"type": "pressResult", "page": 0, "index": 2, "ok": False, "reason": "not found: ~/Nowhere"}
+    assert refused["code"] == "badMessage" and refused["request"] == "setButton", refused
+    assert eventually(lambda: opened.exists() and opened.read_text().splitlines() == [url, str(folder)]), \
+        opened.read_text() if opened.exists() else "xdg-open never ran"

@@ -1,6 +1,7 @@
 """Starts and stops a real `touchdeck serve` for the Python tests, with its own config dir, port and
 XDG folders, so tests never touch the user's files. Stopped by PID."""
 
+import json
 import os
 import pathlib
 import re
@@ -20,10 +21,13 @@ def free_port():
 
 
 class Daemon:
-    """One host process. `home` holds HOME and the XDG dirs; `config_dir` is passed with --config-dir."""
+    """One host process. `home` holds HOME and the XDG dirs; `config_dir` is passed with --config-dir; `binary`
+    (default BINARY) is the touchdeck it runs, `cwd` the folder it runs in."""
 
-    def __init__(self, home=None, env=None):
-        assert BINARY.exists(), f"{BINARY} is missing: run `swift build` first"
+    def __init__(self, home=None, env=None, binary=None, cwd=None):
+        self.binary = pathlib.Path(binary or BINARY)
+        self.cwd = cwd
+        assert self.binary.exists(), f"{self.binary} is missing: run `swift build` first"
         self.home = pathlib.Path(home or tempfile.mkdtemp(prefix="touchdeck-home-"))
         self.config_dir = self.home / "config"
         self.port = free_port()
@@ -60,8 +64,8 @@ class Daemon:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--config-dir", str(self.config_dir)],
-            env=self.env, stdout=log, stderr=subprocess.STDOUT)
+            [str(self.binary), "serve", "--port", str(self.port), "--config-dir", str(self.config_dir)],
+            env=self.env, stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             since_launch = self.log_path.read_bytes()[offset:].decode(errors="replace")
@@ -84,13 +88,26 @@ class Daemon:
                 self.process.wait()
         self.process = None
 
+    def saved_layout(self, text=None):
+        """The shared current profile's deck in config.json (PROTOCOL §6 "Profiles"), or in `text`, a copy of it."""
+        config = json.loads(text if text is not None else (self.config_dir / "config.json").read_bytes())
+        return next(p["layout"] for p in config["profiles"] if p["name"] == config["currentProfile"])
+
     def cli(self, *args, check=True):
         """Runs `touchdeck ARGS --config-dir …` against this daemon; returns stdout."""
-        done = subprocess.run([str(BINARY), *args, "--config-dir", str(self.config_dir)], env=self.env,
+        done = subprocess.run([str(self.binary), *args, "--config-dir", str(self.config_dir)], env=self.env,
                               capture_output=True, text=True, timeout=20)
         if check:
             assert done.returncode == 0, f"touchdeck {' '.join(args)} failed: {done.stdout}{done.stderr}"
         return done.stdout
+
+    def cli_failure(self, *args):
+        """Runs `touchdeck ARGS --config-dir …`, which must fail (exit 1) and print nothing to stdout; returns
+        what it said on stderr."""
+        done = subprocess.run([str(BINARY), *args, "--config-dir", str(self.config_dir)], env=self.env,
+                              capture_output=True, text=True, timeout=20)
+        assert done.returncode == 1 and done.stdout == "", f"touchdeck {' '.join(args)}: {done}"
+        return done.stderr
 
     def pin(self):
         """A fresh PIN from `touchdeck pair`."""

@@ -1,5 +1,6 @@
 """Raw HTTP over TLS or plain TCP, and certificates made with the `cryptography` package, for the tests of
-the front door (SPEC §1): what the daemon sends byte for byte, and what a holder of its CA key could forge."""
+the front door (DESIGN.md#transport): what the daemon sends byte for byte, and what a holder of its CA
+key could forge."""
 
 import datetime
 import hashlib

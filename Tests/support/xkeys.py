@@ -46,12 +46,15 @@ def load_xlib():
     return x
 
 
-def main(out_path):
+def record(out_path, line, name="xkeys"):
+    """Opens the focused recording window and appends `line(event, text, keysym)` to OUT_PATH for every key
+    press, `text` being what XLookupString gives (or NAMES' name of the key). The file is created once the window
+    has the focus, which tells the test it is ready."""
     x = load_xlib()
     x.XLookupString.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
     display = x.XOpenDisplay(None)
     if not display:
-        sys.exit("xkeys: cannot open display")
+        sys.exit(f"{name}: cannot open display")
     # Follow keymap changes (setxkbmap while recording): Xlib refreshes its cached keymap only on the XKB events
     # a client selected (XkbNewKeyboardNotify | XkbMapNotify, for the core keyboard 0x100).
     x.XkbSelectEvents.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulong]
@@ -73,9 +76,12 @@ def main(out_path):
             if event.type != KEY_PRESS:
                 continue
             n = x.XLookupString(ctypes.byref(event.xkey), buffer, 32, ctypes.byref(keysym), None)
-            text = NAMES.get(keysym.value) or buffer.raw[:n].decode("utf-8", "replace")
-            out.write(text)
+            out.write(line(event, buffer.raw[:n].decode("utf-8", "replace"), keysym.value))
             out.flush()
+
+
+def main(out_path):
+    record(out_path, lambda event, text, keysym: NAMES.get(keysym) or text)
 
 
 if __name__ == "__main__":

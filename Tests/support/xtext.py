@@ -1,10 +1,10 @@
-"""A tiny X text field that records what it receives: `python xtext.py OUT_FILE`.
+"""A tiny X text field that records what it receives: `python xtext.py OUT_FILE [WM_CLASS]`.
 
 It opens a window under $DISPLAY, takes the input focus and turns each key press into text the way an X
 application does: through an input context of Xlib's own input method (Xutf8LookupString in a UTF-8 locale),
 so Unicode keysyms arrive as their characters and Latin-1 ones as theirs, whatever the layout. Keys that are
 not characters are written as `<Name>` (`<Return>`, `<BackSpace>`, `<ISO_Left_Tab>`…), and a character typed
-with Control held as `<Ctrl+x>`. Every press is appended to OUT_FILE at once, so a test can read what landed.
+with Control, Alt or Super held as `<Ctrl+x>`, `<Alt+Tab>`, `<Ctrl+Shift+T>`. Every press is appended to OUT_FILE at once, so a test can read what landed.
 Written with ctypes so the tests need no extra Python package.
 """
 
@@ -18,7 +18,10 @@ import xkeys  # noqa: E402
 from xkeys import EXPOSURE_MASK, KEY_PRESS, KEY_PRESS_MASK, REVERT_TO_PARENT, XEvent  # noqa: E402
 
 FOCUS_CHANGE_MASK = 1 << 21
+SHIFT_MASK = 1 << 0
 CONTROL_MASK = 1 << 2
+MOD1_MASK = 1 << 3  # Alt
+MOD4_MASK = 1 << 6  # Super
 XIM_PREEDIT_NOTHING = 0x0008
 XIM_STATUS_NOTHING = 0x0400
 XLOOKUP_CHARS, XLOOKUP_KEYSYM, XLOOKUP_BOTH = 2, 3, 4
@@ -40,7 +43,11 @@ def load_xlib():
     return x
 
 
-def main(out_path):
+class XClassHint(ctypes.Structure):
+    _fields_ = [("res_name", ctypes.c_char_p), ("res_class", ctypes.c_char_p)]
+
+
+def main(out_path, window_class=None):
     locale.setlocale(locale.LC_ALL, "C.UTF-8")
     x = load_xlib()
     display = x.XOpenDisplay(None)
@@ -55,6 +62,10 @@ def main(out_path):
                      b"clientWindow", ctypes.c_ulong(window), b"focusWindow", ctypes.c_ulong(window), None)
     if not ic:
         sys.exit("xtext: no input context")
+    if window_class:  # a terminal's class, say: the host pastes there with Ctrl+Shift+V
+        hint = XClassHint(window_class.lower().encode(), window_class.encode())
+        x.XSetClassHint.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(XClassHint)]
+        x.XSetClassHint(display, window, ctypes.byref(hint))
     x.XSelectInput(display, window, KEY_PRESS_MASK | EXPOSURE_MASK | FOCUS_CHANGE_MASK)
     x.XMapWindow(display, window)
     x.XSync(display, 0)
@@ -75,8 +86,12 @@ def main(out_path):
                                     ctypes.byref(status))
             text = buffer.raw[:n].decode("utf-8", "replace") if status.value in (XLOOKUP_CHARS, XLOOKUP_BOTH) else ""
             name = (x.XKeysymToString(keysym.value) or b"").decode() if status.value != XLOOKUP_CHARS else ""
-            if event.xkey.state & CONTROL_MASK and name and len(name) == 1:
-                out.write(f"<Ctrl+{name}>")
+            held = [label for mask, label in ((CONTROL_MASK, "Ctrl"), (MOD1_MASK, "Alt"), (MOD4_MASK, "Super"))
+                    if event.xkey.state & mask]
+            if held and event.xkey.state & SHIFT_MASK:
+                held.append("Shift")
+            if held and name and not name.endswith(("_L", "_R")):
+                out.write(f"<{'+'.join(held)}+{name}>")
             elif text and text.isprintable():
                 out.write(text)
             elif name and not name.endswith(("_L", "_R")):  # modifiers alone are not recorded
@@ -85,4 +100,4 @@ def main(out_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)

@@ -150,14 +150,9 @@ def test_the_stream_shows_the_clients_pattern(host):
 def test_clicks_the_wheel_and_keypad_keys_reach_the_client(host, client):
     async def scenario():
         device, _, _ = await viewer(host)
-        # A headless seat gets its pointer and keyboard with the session's virtual devices; the client binds
-        # them a moment later. Move until it sees the pointer enter (each wait bounded).
-        for step in range(100):
-            await device.send({"type": "pointer", "kind": "move", "x": 0.01 + step % 10 / 1000, "y": 0.01})
-            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "enter", 0.1) is not None:
-                break
-        else:
-            raise AssertionError(f"the pointer never entered the client; it saw {client.since(0)}")
+        await next_video(device)
+        # The very first tap of the viewing, as a user makes it: it must arrive whole (it once lost its press:
+        # the client saw only the release, 3 runs of 4).
         mark = len(client.since(0))
         await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
         released = await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 10, mark)

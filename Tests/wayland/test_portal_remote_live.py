@@ -89,13 +89,9 @@ def test_one_approval_gives_the_screen_and_the_pointer_and_keys_go_through_the_s
         first = await next_video(device, timeout=30)
         while not first.keyframe:
             first = await next_video(device, timeout=30)
-        # The client binds the session's virtual pointer a moment after it appears (the person's own pointer was
-        # there before it): click until a click arrives (each wait bounded); every click is at the same place.
+        # The very first tap of the viewing must arrive whole (it once lost its press: only the release came).
         mark = len(client.since(0))
-        for _ in range(100):
-            await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
-            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "press", 0.2, mark) is not None:
-                break
+        await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
         await asyncio.to_thread(client.wait, lambda e: e["event"] == "release", 10, mark)
         await until_the_client_sees_the_keyboard(device, client)
         keys = len(client.since(0))
@@ -121,9 +117,6 @@ def test_one_approval_gives_the_screen_and_the_pointer_and_keys_go_through_the_s
     assert quality >= 35
     buttons = [(e["event"], e["button"], e["x"], e["y"]) for e in client.since(mark)
                if e["event"] in ("press", "release")]
-    # The click that first arrives may arrive half: the client bound the new pointer between its press and release.
-    while buttons and buttons[0][0] == "release":
-        buttons.pop(0)
     assert buttons[:2] == [("press", 1, 320, 540), ("release", 1, 320, 540)], buttons
     assert answers[0] == {"type": "typed", "ok": True}, answers
     assert answers[1]["ok"] is False and "“ï” (U+00EF)" in answers[1]["reason"], (answers[1], [(e["event"], e["name"]) for e in client.since(keys)])
@@ -163,8 +156,7 @@ def test_the_web_viewer_waits_for_the_approval_and_says_when_the_view_is_view_on
         driver = browser.driver
         pair_as_viewer(browser, host, "Web tablet")
         open_screen_tab(driver)
-        wait_viewer(driver, "choosing")
-        driver.find_element("css selector", ".display-card").click()
+        # The computer has one monitor: the viewer starts it without the picker, and waits for the approval.
         wait_viewer(driver, "approval")
         waiting = driver.find_element("css selector", ".screen-message").text
         computer_user(SHARE)  # the screen, without remote control

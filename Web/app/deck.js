@@ -1,5 +1,11 @@
-// The deck: pages of keycaps, press and long-press, swipe between pages, result glow (SPEC §6).
+// The deck: pages of keycaps, press and long-press, swipe between pages, result glow (DESIGN.md#client).
 import { SLOTS_PER_PAGE } from '../core/layout.js';
+import { PressLooks } from '../core/press-looks.js';
+import { isKnownKind, keySubtitle, shownLabel } from '../core/key-kinds.js';
+import { mediaLook, NO_PLAYER, readMediaState } from '../core/media-state.js';
+import { keyColor, keyIcon, showsLabel } from '../core/looks.js';
+import { pagesAt, pageTurnName, turnPage } from '../core/folders.js';
+import { ICONS } from './icons.js';
 
 export const LONG_PRESS_MS = 450;
 export const MIN_PRESS_MS = 120;
@@ -7,27 +13,60 @@ export const GLOW_MS = 1200;
 const FAIL_MS = 2000;
 const MOVE_CANCEL_PX = 10;
 const SWIPE_PX = 50;
+/** A dragged key held this near the deck's left or right edge this long turns the page (PROTOCOL §6 "Moving keys"). */
+const EDGE_PX = 36;
+const EDGE_TURN_MS = 550;
 
-/** Renders the layout and turns touches into `press(page, index)` and `edit(page, index)` calls. */
+/** Renders the layout and turns touches into `press(page, index, path)` and `edit(page, index, path)` calls. */
 export class DeckView {
-  constructor(root, dots, { onPress, onEdit, iconFor }) {
+  constructor(root, dots, { onPress, onEdit, onMove = () => {}, iconFor, notify = () => {} }) {
     this.root = root;
     this.dots = dots;
     this.onPress = onPress;
     this.onEdit = onEdit;
+    this.onMove = onMove;
+    this.drag = null;
     this.iconFor = iconFor;
-    this.pages = [Array(SLOTS_PER_PAGE).fill(null)];
+    this.notify = notify;
+    // The whole deck, and the folder shown: the folder keys from the deck down (PROTOCOL §6 "Folders and
+    // pages"), each with the page its parent showed, to go back to. Each device opens folders on its own.
+    this.deck = [Array(SLOTS_PER_PAGE).fill(null)];
+    this.path = [];
+    this.pages = this.deck;
     this.current = 0;
+    this.looks = new PressLooks();
+    this.media = NO_PLAYER;
+    this.editable = true;
     this.strip = document.createElement('div');
     this.strip.className = 'page-strip';
     root.append(this.strip);
     this.#listenForSwipes();
   }
 
-  /** Shows the host's layout; the grid only ever changes here. */
+  /**
+   * Shows the host's layout; the grid only ever changes here. The folder shown stays open while it is still
+   * there (another device may have deleted it: then the deepest folder of the path that is left).
+   */
   show(pages) {
+    this.deck = pages;
+    while (this.path.length && !pagesAt(pages, this.path)) this.current = this.path.pop().from;
+    this.#draw();
+  }
+
+  /** Another deck comes (another profile): the next `show` starts on its first page, no folder open. */
+  leave() {
+    this.path = [];
+    this.current = 0;
+  }
+
+  /** The folder keys from the deck down to the folder shown, as edits and presses name it. */
+  get folderPath() { return this.path.map(({ page, index }) => ({ page, index })); }
+
+  #draw() {
+    const pages = pagesAt(this.deck, this.path);
     this.pages = pages;
     this.current = Math.min(this.current, pages.length - 1);
+    this.root.dataset.depth = String(this.path.length);
     this.strip.replaceChildren(...pages.map((page, p) => this.#renderPage(page, p)));
     this.#renderDots();
     this.#scrollTo(this.current, false);
@@ -37,39 +76,93 @@ export class DeckView {
 
   /** Forgets the layout (the device was revoked): nothing of the host's stays on screen behind the PIN sheet. */
   clear() {
-    this.pages = [Array(SLOTS_PER_PAGE).fill(null)];
+    this.deck = [Array(SLOTS_PER_PAGE).fill(null)];
+    this.pages = this.deck;
+    this.path = [];
     this.current = 0;
     this.strip.replaceChildren(this.#renderPage(this.pages[0], 0));
     this.#renderDots();
     this.#scrollTo(0, false);
   }
 
-  /** Puts icons on app keys once the catalog arrives, in place: a finger on a key keeps its press. */
+  /**
+   * Puts app pictures on keys once the catalog arrives (app keys, and keys whose icon is an app's), in place: a
+   * finger on a key keeps its press.
+   */
   updateIcons() {
-    for (const key of this.strip.querySelectorAll('.key.kind-app')) {
+    for (const key of this.strip.querySelectorAll('.key[data-page]')) {
       const button = this.pages[key.dataset.page]?.[key.dataset.index];
-      const icon = button && this.iconFor(button.appId);
-      if (!icon || key.querySelector('.icon')) continue;
-      const img = document.createElement('img');
-      img.className = 'icon';
-      img.alt = '';
-      img.src = icon;
-      key.querySelector('.label').before(img);
+      const icon = button && keyIcon(button, this.iconFor);
+      if (!icon?.src || key.querySelector('.icon')) continue;
+      key.querySelector('.label').before(iconElement(icon));
       key.querySelector('.sub')?.remove();
+      key.querySelector('.label').hidden = !showsLabel(button, true);
     }
   }
 
-  /** The press result: a glow in the kind's colour, or a red border. */
-  showResult({ page, index, ok }) {
-    const key = this.keyAt(page, index);
+  /**
+   * A press result: a command that started shows a neutral "running" look (never the success glow) until its
+   * outcome; the outcome is a glow in the kind's colour, or a red border. Found by page and slot when it
+   * arrives, so it lands on its key whichever page shows and however often the deck was drawn meanwhile.
+   */
+  showResult(result) {
+    const path = result.path ?? [];
+    const { index, look, running } = this.looks.take({ ...result, page: lookPage(result.page, path) });
+    // A key in another folder than the one shown keeps its look for when it is drawn again.
+    const key = samePath(path, this.folderPath) ? this.keyAt(result.page, index) : null;
     if (!key) return;
-    const cls = ok ? 'glow' : 'failed';
+    key.classList.toggle('running', running);
+    if (look === 'running') return;
+    const cls = look === 'ok' ? 'glow' : 'failed';
     key.classList.remove('glow', 'failed');
     void key.offsetWidth; // restart the transition when the same key is pressed again
     key.classList.add(cls);
     clearTimeout(key._resultTimer);
-    key._resultTimer = setTimeout(() => key.classList.remove(cls), ok ? GLOW_MS : FAIL_MS);
+    key._resultTimer = setTimeout(() => key.classList.remove(cls), look === 'ok' ? GLOW_MS : FAIL_MS);
   }
+
+  /**
+   * The host's latest `mediaState` (null: no player, as when the connection is lost): media keys show it, in
+   * place, so a finger on a key keeps its press.
+   */
+  showMedia(state) {
+    this.media = readMediaState(state);
+    for (const key of this.strip.querySelectorAll('.key.kind-media')) {
+      const button = this.pages[key.dataset.page]?.[key.dataset.index];
+      if (button) this.#showMediaLook(key, button);
+    }
+  }
+
+  #showMediaLook(key, button) {
+    const { look, mark, caption } = mediaLook(button, this.media);
+    key.dataset.media = look;
+    const icon = key.querySelector('.media-mark');
+    if (icon.dataset.mark !== mark) icon.innerHTML = ICONS[mark] ?? '';
+    icon.dataset.mark = mark;
+    key.querySelector('.media-status').textContent = caption;
+  }
+
+  /** The connection was lost: the outcomes of commands still running will not come. */
+  forgetRunning() {
+    for (const { page, index } of this.looks.clear()) {
+      if (Number.isInteger(page)) this.keyAt(page, index)?.classList.remove('running');
+    }
+    this.strip.querySelectorAll('.key.running').forEach((key) => key.classList.remove('running'));
+  }
+
+  /**
+   * Whether this device may change the deck: when not, the "+" of empty slots and the keys' Edit actions are
+   * hidden (CSS on `.read-only`), in place, so a finger on a key keeps its press. Long-press still calls
+   * `onEdit`, which says why nothing opens.
+   */
+  setEditable(editable) {
+    this.editable = editable;
+    this.root.classList.toggle('read-only', !editable);
+    this.root.closest('.app')?.classList.toggle('read-only-deck', !editable); // the grid size is an edit too
+    for (const key of this.strip.querySelectorAll('.key.empty')) key.setAttribute('aria-description', this.#emptyHint());
+  }
+
+  #emptyHint() { return this.editable ? 'Add a button' : 'Empty slot'; }
 
   keyAt(page, index) {
     return this.strip.querySelector(`.key[data-page="${page}"][data-index="${index}"]`);
@@ -83,47 +176,105 @@ export class DeckView {
     return page;
   }
 
-  #renderKey(button, page, index) {
+  /** Opens a folder key's folder on its first page; its back key comes back here. */
+  openFolder(page, index) {
+    this.path.push({ page, index, from: this.current });
+    this.current = 0;
+    this.#draw();
+  }
+
+  /** Back to the folder (or deck) the shown folder sits in, on the page it showed. */
+  closeFolder() {
+    const step = this.path.pop();
+    if (!step) return;
+    this.current = step.from;
+    this.#draw();
+  }
+
+  #turn(button) {
+    const to = turnPage(button, this.current, this.pages.length);
+    if (to == null) return this.notify(`${pageTurnName(button)} does not exist here.`);
+    this.#scrollTo(to, true);
+  }
+
+  // Folder and page keys act on this device; other keys run on the computer.
+  #pressed(button, page, index) {
+    if (button?.kind === 'folder') return this.openFolder(page, index);
+    if (button?.kind === 'page') return this.#turn(button);
+    this.onPress(page, index, this.folderPath);
+  }
+
+  #isBack(page, index) { return this.path.length > 0 && page === 0 && index === 0; }
+
+  #renderBack() {
     const key = document.createElement('button');
     key.type = 'button';
-    key.className = button ? `key kind-${button.kind}` : 'key empty';
+    key.className = 'key back';
+    key.dataset.page = '0';
+    key.dataset.index = '0';
+    const folder = this.path.at(-1);
+    const name = pagesAt(this.deck, this.path.slice(0, -1))?.[folder.page]?.[folder.index]?.label ?? '';
+    key.setAttribute('aria-label', 'Back');
+    key.setAttribute('aria-description', name ? `Leaves ${name}` : 'Leaves the folder');
+    const face = document.createElement('span');
+    face.className = 'face';
+    const mark = text('span', 'back-mark', '');
+    mark.innerHTML = ICONS.back ?? '←';
+    face.append(mark, text('span', 'label', 'Back'), text('span', 'sub', name));
+    key.append(span('lip'), face);
+    key.addEventListener('click', () => this.closeFolder());
+    return key;
+  }
+
+  #renderKey(button, page, index) {
+    if (this.#isBack(page, index)) return this.#renderBack();
+    const key = document.createElement('button');
+    key.type = 'button';
+    // A kind this app does not know is a plain key (PROTOCOL §6 "A kind a device does not know").
+    key.className = !button ? 'key empty' : isKnownKind(button.kind) ? `key kind-${button.kind}` : 'key kind-unknown';
+    if (button) key.dataset.kind = String(button.kind);
+    if (button?.kind === 'toggle') key.dataset.toggle = button.state === 'on' ? 'on' : 'off';
+    // A palette colour tints the face; the kind's dot and glow stay the kind's (PROTOCOL §6 "Looks").
+    if (keyColor(button)) key.dataset.color = keyColor(button);
+    key.classList.toggle('running', this.looks.isRunning(lookPage(page, this.folderPath), index));
     key.dataset.page = page;
     key.dataset.index = index;
-    key.setAttribute('aria-label', button ? button.label : 'Empty slot');
-    key.setAttribute('aria-description', button ? 'Runs on the computer' : 'Add a button');
+    key.setAttribute('aria-label', button ? shownLabel(button) : 'Empty slot');
+    key.setAttribute('aria-description', button ? 'Runs on the computer' : this.#emptyHint());
     const face = document.createElement('span');
     face.className = 'face';
     face.append(...(button ? this.#faceContent(button) : [text('span', 'plus', '+')]));
     key.append(span('lip'), face);
     if (button) key.append(this.#editAction(button, page, index));
+    if (button?.kind === 'media') this.#showMediaLook(key, button);
     this.#attachPress(key, button, page, index);
     return key;
   }
 
   #faceContent(button) {
     const parts = [span('kind-dot')];
-    const icon = button.kind === 'app' ? this.iconFor(button.appId) : null;
-    if (icon) {
-      const img = document.createElement('img');
-      img.className = 'icon';
-      img.alt = '';
-      img.src = icon;
-      parts.push(img);
-    }
-    parts.push(text('span', 'label', button.label));
-    const sub = button.kind === 'command' ? button.command : button.kind === 'terminal' ? (button.directory || '~') : '';
-    if (sub && !icon) parts.push(text('span', 'sub', sub));
+    const icon = keyIcon(button, this.iconFor);
+    if (icon) parts.push(iconElement(icon));
+    if (button.kind === 'media') parts.push(text('span', 'media-mark', ''));
+    const label = shownLabel(button);
+    const labelElement = text('span', 'label', label);
+    labelElement.hidden = !showsLabel(button, Boolean(icon));
+    parts.push(labelElement);
+    if (button.kind === 'media') parts.push(text('span', 'sub media-status', ''));
+    if (button.kind === 'folder' && !icon) parts.unshift(folderMark());
+    const sub = button.kind === 'page' ? pageTurnName(button) : isKnownKind(button.kind) ? keySubtitle(button) : '';
+    if (sub && sub !== label && !icon) parts.push(text('span', 'sub', sub));
     return parts;
   }
 
-  // An "Edit" action on every key for screen readers and keyboards (SPEC §6).
+  // An "Edit" action on every key for screen readers and keyboards (DESIGN.md#client).
   #editAction(button, page, index) {
     const edit = document.createElement('span');
     edit.className = 'sr-only edit-action';
     edit.setAttribute('role', 'button');
-    edit.setAttribute('aria-label', `Edit ${button.label}`);
+    edit.setAttribute('aria-label', `Edit ${shownLabel(button)}`);
     edit.tabIndex = 0;
-    const open = (e) => { e.stopPropagation(); this.onEdit(page, index); };
+    const open = (e) => { e.stopPropagation(); this.onEdit(page, index, this.folderPath); };
     edit.addEventListener('click', open);
     edit.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') open(e); });
     return edit;
@@ -138,33 +289,109 @@ export class DeckView {
       key.classList.add('down');
       longTimer = setTimeout(() => {
         start.long = true;
-        this.#lift(key, start.at);
-        this.onEdit(page, index);
+        // Lifted: a key can now be dragged to another slot; let go where it is to edit it.
+        if (button && this.editable) key.classList.add('lifted');
+        else {
+          this.#lift(key, start.at);
+          this.onEdit(page, index, this.folderPath);
+        }
       }, LONG_PRESS_MS);
     });
     key.addEventListener('pointermove', (e) => {
-      if (start && Math.hypot(e.clientX - start.x, e.clientY - start.y) > MOVE_CANCEL_PX) {
-        release();
-        key.classList.remove('down');
-        start = null;
+      if (!start || Math.hypot(e.clientX - start.x, e.clientY - start.y) <= MOVE_CANCEL_PX) return;
+      if (start.long && key.classList.contains('lifted')) {
+        if (!this.drag) this.#startDrag(key, button, page, index, e);
+        return;
       }
+      release();
+      key.classList.remove('down');
+      start = null;
     });
     key.addEventListener('pointerup', () => {
       if (!start) return;
       release();
-      const tap = !start.long;
+      const { long } = start;
       this.#lift(key, start.at);
       start = null;
-      if (tap) button ? this.onPress(page, index) : this.onEdit(page, index);
+      if (this.drag) return; // the drag ends on the window (Web/app/deck.js #startDrag)
+      if (long) {
+        if (key.classList.contains('lifted')) {
+          key.classList.remove('lifted');
+          this.onEdit(page, index, this.folderPath);
+        }
+        return;
+      }
+      button ? this.#pressed(button, page, index) : this.onEdit(page, index, this.folderPath);
     });
-    key.addEventListener('pointercancel', () => { release(); start = null; key.classList.remove('down'); });
+    key.addEventListener('pointercancel', () => {
+      release();
+      start = null;
+      key.classList.remove('down', 'lifted');
+    });
     key.addEventListener('contextmenu', (e) => e.preventDefault());
     // Keyboard users press with Enter/Space (a click with no pointer down before it).
     key.addEventListener('click', (e) => {
       if (e.detail !== 0) return;
       this.#lift(key, performance.now());
-      button ? this.onPress(page, index) : this.onEdit(page, index);
+      button ? this.#pressed(button, page, index) : this.onEdit(page, index, this.folderPath);
     });
+  }
+
+  /**
+   * A lifted key follows the finger as a ghost; let go over another slot and the host moves it there (a key
+   * there swaps into its place). Held at the deck's left or right edge it turns the page, so a key goes to
+   * another page too. The back key of a folder neither gives nor takes a key.
+   */
+  #startDrag(key, button, page, index, e) {
+    const box = key.getBoundingClientRect();
+    const ghost = key.cloneNode(true);
+    ghost.classList.add('drag-ghost');
+    ghost.classList.remove('lifted', 'down');
+    ghost.style.width = `${box.width}px`;
+    ghost.style.height = `${box.height}px`;
+    (this.root.closest('.app') ?? document.body).append(ghost); // inside the app, where the keys' sizes are set
+    key.classList.add('drag-source');
+    this.root.classList.add('dragging');
+    const offset = { x: e.clientX - box.left, y: e.clientY - box.top };
+    const drag = { from: { page, index }, path: this.folderPath, ghost, key, target: null, edgeTimer: null, edge: 0 };
+    this.drag = drag;
+    const place = (x, y) => {
+      ghost.style.transform = `translate(${x - offset.x}px, ${y - offset.y}px)`;
+      drag.target?.classList.remove('drop-target');
+      const under = document.elementsFromPoint(x, y).find((el) => el.matches?.('.page .key[data-page]'));
+      const isBack = under?.classList.contains('back');
+      drag.target = under && under !== key && !isBack ? under : null;
+      drag.target?.classList.add('drop-target');
+      const area = this.root.getBoundingClientRect();
+      const edge = x < area.left + EDGE_PX ? -1 : x > area.right - EDGE_PX ? 1 : 0;
+      if (edge !== drag.edge) {
+        clearTimeout(drag.edgeTimer);
+        drag.edge = edge;
+        const turn = () => {
+          this.#scrollTo(this.current + edge, true);
+          drag.edgeTimer = setTimeout(turn, EDGE_TURN_MS * 2);
+        };
+        if (edge) drag.edgeTimer = setTimeout(turn, EDGE_TURN_MS);
+      }
+    };
+    const move = (ev) => place(ev.clientX, ev.clientY);
+    const end = (ev) => {
+      removeEventListener('pointermove', move);
+      removeEventListener('pointerup', end);
+      removeEventListener('pointercancel', end);
+      clearTimeout(drag.edgeTimer);
+      ghost.remove();
+      key.classList.remove('drag-source', 'lifted', 'down');
+      this.root.classList.remove('dragging');
+      drag.target?.classList.remove('drop-target');
+      this.drag = null;
+      const to = ev.type === 'pointerup' ? drag.target : null;
+      if (to) this.onMove(drag.from, { page: Number(to.dataset.page), index: Number(to.dataset.index) }, drag.path);
+    };
+    addEventListener('pointermove', move);
+    addEventListener('pointerup', end);
+    addEventListener('pointercancel', end);
+    place(e.clientX, e.clientY);
   }
 
   // A quick tap still shows a full 120 ms press.
@@ -194,7 +421,8 @@ export class DeckView {
   #scrollTo(page, animate) {
     this.current = Math.max(0, Math.min(page, this.pages.length - 1));
     this.strip.style.transition = animate ? '' : 'none';
-    this.strip.style.transform = `translateX(${-100 * this.current}%)`;
+    // Pages sit a --page-gap apart, so the glow room beside the deck never shows a neighbour's keys.
+    this.strip.style.transform = `translateX(calc(${-100 * this.current}% - ${this.current} * var(--page-gap)))`;
     this.#markDot();
   }
 
@@ -202,13 +430,34 @@ export class DeckView {
     let from = null;
     this.root.addEventListener('pointerdown', (e) => { from = { x: e.clientX, y: e.clientY }; });
     this.root.addEventListener('pointerup', (e) => {
-      if (!from) return;
+      if (!from || this.drag) return void (from = null);
       const dx = e.clientX - from.x;
       const dy = e.clientY - from.y;
       from = null;
       if (Math.abs(dx) > SWIPE_PX && Math.abs(dx) > Math.abs(dy)) this.#scrollTo(this.current + (dx < 0 ? 1 : -1), true);
     });
   }
+}
+
+/** Where a press's look is kept: the deck's keys by page, a folder's by its path and page. */
+const lookPage = (page, path) => (path.length ? `${path.map((s) => `${s.page}.${s.index}`).join('/')}/${page}` : page);
+const samePath = (a, b) => a.length === b.length && a.every((s, i) => s.page === b[i].page && s.index === b[i].index);
+
+/** A folder key's mark: a small folder tab above its label. */
+function folderMark() {
+  const mark = span('folder-mark');
+  mark.innerHTML = ICONS.folder ?? '';
+  return mark;
+}
+
+/** An app's picture, or an emoji drawn by the device's font (it is the user's own choice of symbol). */
+function iconElement(icon) {
+  if (icon.emoji) return text('span', 'icon emoji', icon.emoji);
+  const img = document.createElement('img');
+  img.className = 'icon';
+  img.alt = '';
+  img.src = icon.src;
+  return img;
 }
 
 function span(cls) {

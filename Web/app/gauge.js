@@ -1,4 +1,4 @@
-// The volume gauge (SPEC §4, §6): fills to the host's real value; dragging sends throttled changes.
+// The volume gauge (DESIGN.md#deck, #client): fills to the host's real value; dragging sends throttled changes.
 import { ICONS } from './icons.js';
 
 export const SEND_EVERY_MS = 60;

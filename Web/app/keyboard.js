@@ -1,9 +1,13 @@
-// The viewer's keyboard (SPEC §8, PROTOCOL §6 "Text input"): a row of special keys and a text field whose text
-// is typed into the focused window on the host with Send, or with Send + Enter. It covers the bottom of the
-// view instead of shrinking it; the viewer reads `coveredHeight()` (the panel and the system keyboard under it)
-// so two fingers can lift the picture by that much. Self-contained: the viewer gives it `send` and shows the
+// The viewer's keyboard (DESIGN.md#typing, PROTOCOL §6 "Text input"): sticky Ctrl/Alt/Shift/Super, rows of special keys
+// (the F-keys and the page keys on a second page where the screen is narrow) and a text field whose text is
+// typed into the focused window on the host with Send, or with Send + Enter; in live mode each key typed in
+// the field is sent at once (core/live-keys.js), so Ctrl+S and Alt+Tab can be pressed. It covers the bottom of
+// the view instead of shrinking it; the viewer reads `coveredHeight()` (the panel and the system keyboard under
+// it) so two fingers can lift the picture by that much. Self-contained: the viewer gives it `send` and shows the
 // keyboard button only when the host serves typing (`typingAvailable` in core/textinput.js).
 import { cleanText } from '../core/textinput.js';
+import { StickyModifiers } from '../core/modifiers.js';
+import { keyMessage, liveInput, liveKeydown, liveText } from '../core/live-keys.js';
 
 /** Backspace held: the first repeat after this long… */
 export const REPEAT_DELAY_MS = 400;
@@ -16,6 +20,14 @@ const SPECIAL_KEYS = [
   ['selectAll', 'All', 'Select all'], ['ctrlC', '^C', 'Control C'], ['backspace', '⌫', 'Backspace'],
   ['return', '⏎', 'Return'],
 ];
+const MORE_KEYS = [
+  ...Array.from({ length: 12 }, (_, n) => [`f${n + 1}`, `F${n + 1}`, `F${n + 1}`]),
+  ['home', 'Home', 'Home'], ['end', 'End', 'End'], ['pageUp', 'PgUp', 'Page up'], ['pageDown', 'PgDn', 'Page down'],
+  ['delete', 'Del', 'Delete'], ['insert', 'Ins', 'Insert'],
+];
+const MODIFIER_KEYS = [['ctrl', 'Ctrl', 'Control'], ['alt', 'Alt', 'Alt'], ['shift', '⇧', 'Shift'],
+  ['super', 'Super', 'Super']];
+const LIVE_HINT = 'Live: each key is sent as you type';
 
 /**
  * Calls `press` at once, then after `delay` ms and every `interval` ms after that, until `stop()`.
@@ -61,24 +73,48 @@ export function coveredBy({ open, panelHeight, innerHeight, viewportHeight, view
   return Math.round(panelHeight + systemKeyboard);
 }
 
-/** Builds the keyboard panel (closed) inside `parent`; `send(message)` sends a device message. */
-export function createKeyboard(parent, { send }) {
+/**
+ * Builds the keyboard panel (closed) inside `parent`; `send(message)` sends a device message; `paste()`, when
+ * given, is what its Paste button does (the viewer's "Paste to computer", core/clipboard.js).
+ */
+export function createKeyboard(parent, { send, paste = null }) {
   const element = document.createElement('div');
   element.className = 'keyboard';
   element.hidden = true;
+  element.dataset.page = 'main';
   element.setAttribute('role', 'group');
   element.setAttribute('aria-label', 'Keyboard');
   Object.assign(element.style, { position: 'fixed', left: '0', right: '0', bottom: '0', zIndex: '10' });
 
-  const row = document.createElement('div');
-  row.className = 'keyboard-keys';
-  const backspace = createRepeater(() => send({ type: 'pressKey', key: 'backspace' }));
-  for (const [key, face, name] of SPECIAL_KEYS) row.append(keyButton(key, face, name, send, backspace));
+  const sticky = new StickyModifiers();
+  const modifiers = modifierButtons(sticky);
+  // Every key sent takes the held modifiers; one held for a single key is released after it.
+  const sendKey = (message) => {
+    send(message);
+    if (sticky.used()) modifiers.show();
+  };
+  const pressNamed = (key) => sendKey(keyMessage(key, sticky.held()));
+
+  const bar = document.createElement('div');
+  bar.className = 'keyboard-bar';
+  const live = textButton('Live', 'live');
+  live.setAttribute('role', 'switch');
+  live.setAttribute('aria-checked', 'false');
+  live.setAttribute('aria-label', 'Live typing');
+  keepFocus(live);
   // The panel covers the viewer's toolbar (and its keyboard button): it closes itself from here too.
   const hide = textButton('Hide', 'hide');
   hide.setAttribute('aria-label', 'Hide the keyboard');
-  hide.addEventListener('mousedown', (event) => event.preventDefault());
-  row.append(hide);
+  keepFocus(hide);
+  bar.append(...modifiers.buttons, live, pageSwitch(element), hide);
+
+  const backspace = createRepeater(() => pressNamed('backspace'));
+  const keyRow = (className, keys) => {
+    const row = document.createElement('div');
+    row.className = `keyboard-keys ${className}`;
+    for (const [key, face, name] of keys) row.append(keyButton(key, face, name, pressNamed, backspace));
+    return row;
+  };
 
   const form = document.createElement('form');
   form.className = 'keyboard-text';
@@ -89,7 +125,16 @@ export function createKeyboard(parent, { send }) {
   const sendButton = textButton('Send', 'send');
   const enterButton = textButton('Send + Enter', 'send-enter');
   form.append(field, sendButton, enterButton);
-  element.append(row, form);
+  const mainKeys = keyRow('keys-main', SPECIAL_KEYS);
+  if (paste) {
+    // At the end of the special keys: on a phone that row wraps anyway, and the bar above stays one row.
+    const pasteButton = textButton('Paste', 'paste');
+    pasteButton.setAttribute('aria-label', 'Paste to computer');
+    keepFocus(pasteButton);
+    pasteButton.addEventListener('click', () => paste());
+    mainKeys.append(pasteButton);
+  }
+  element.append(bar, mainKeys, keyRow('keys-more', MORE_KEYS), form);
   parent.append(element);
 
   const submit = (enter) => {
@@ -102,8 +147,23 @@ export function createKeyboard(parent, { send }) {
   // The system keyboard's own Return sends the text and presses Enter, as a terminal user expects.
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    submit(true);
+    if (isLive()) pressNamed('return');
+    else submit(true);
   });
+
+  const isLive = () => live.getAttribute('aria-checked') === 'true';
+  live.addEventListener('click', () => {
+    const on = !isLive();
+    live.setAttribute('aria-checked', String(on));
+    element.classList.toggle('live', on);
+    field.placeholder = on ? LIVE_HINT : '';
+    // Keys, not words: the system keyboard must not capitalize or correct what is sent at once.
+    field.setAttribute('autocapitalize', on ? 'off' : 'sentences');
+    field.setAttribute('autocorrect', on ? 'off' : 'on');
+    if (on) submit(false);  // what was composed before goes first
+    field.focus();
+  });
+  listenLive(field, { isLive, held: () => sticky.held(), sendKey });
 
   const listeners = new Set();
   let lastCovered = 0;
@@ -144,6 +204,8 @@ export function createKeyboard(parent, { send }) {
     },
     close() {
       backspace.stop();
+      sticky.clear();  // a modifier left held would surprise the next key, much later
+      modifiers.show();
       field.blur();
       element.hidden = true;
       update();
@@ -153,14 +215,84 @@ export function createKeyboard(parent, { send }) {
   return keyboard;
 }
 
-function keyButton(key, face, name, send, backspace) {
+/**
+ * Live mode on the text field: a key with a meaning of its own (a named key, a chord) is sent on keydown and
+ * kept from the field; text arrives as edits (`beforeinput`, which the system keyboards of phones send when
+ * their keydown says nothing) and is sent and kept out too, so the field stays empty; an input method's
+ * composition (Hangul) is left to finish in the field and sent whole.
+ */
+function listenLive(field, { isLive, held, sendKey }) {
+  field.addEventListener('keydown', (event) => {
+    if (!isLive()) return;
+    const message = liveKeydown(event, held());
+    if (!message) return;
+    event.preventDefault();
+    sendKey(message);
+  });
+  field.addEventListener('beforeinput', (event) => {
+    if (!isLive() || event.isComposing) return;
+    event.preventDefault();
+    for (const message of liveInput(event, held())) sendKey(message);
+  });
+  field.addEventListener('compositionend', (event) => {
+    if (!isLive()) return;
+    for (const message of liveText(event.data ?? '', held())) sendKey(message);
+    setTimeout(() => { field.value = ''; });  // after the browser has put the composed text in
+  });
+}
+
+/** The sticky modifiers' buttons, and `show()`, which makes them show the machine's states. */
+function modifierButtons(sticky) {
+  const buttons = MODIFIER_KEYS.map(([name, face, label]) => {
+    const button = textButton(face, 'modifier');
+    button.dataset.modifier = name;
+    button.setAttribute('aria-label', label);
+    keepFocus(button);
+    button.addEventListener('click', (event) => {
+      sticky.tap(name, event.timeStamp);
+      show();
+    });
+    return button;
+  });
+  const show = () => {
+    for (const button of buttons) {
+      const state = sticky.state(button.dataset.modifier);
+      button.dataset.state = state;
+      button.setAttribute('aria-pressed', String(state !== 'off'));
+      button.title = { off: '', once: 'Held for the next key', locked: 'Locked: tap to release' }[state];
+    }
+  };
+  show();
+  return { buttons, show };
+}
+
+/** "F1…": on a narrow screen, switches the panel between its two pages of keys (CSS hides the other one). */
+function pageSwitch(panel) {
+  const button = textButton('F1…', 'more');
+  button.setAttribute('aria-label', 'More keys');
+  button.setAttribute('aria-pressed', 'false');
+  keepFocus(button);
+  button.addEventListener('click', () => {
+    const more = panel.dataset.page !== 'more';
+    panel.dataset.page = more ? 'more' : 'main';
+    button.setAttribute('aria-pressed', String(more));
+    button.textContent = more ? 'Esc' : 'F1…';
+  });
+  return button;
+}
+
+/** Keeps the focus (and the system keyboard) on the text field when `button` is tapped. */
+function keepFocus(button) {
+  button.addEventListener('mousedown', (event) => event.preventDefault());
+}
+
+function keyButton(key, face, name, press, backspace) {
   const button = textButton(face, `key-${key}`);
   button.dataset.key = key;
   button.setAttribute('aria-label', name);
-  // Keep the focus (and the system keyboard) on the text field.
-  button.addEventListener('mousedown', (event) => event.preventDefault());
+  keepFocus(button);
   if (key !== 'backspace') {
-    button.addEventListener('click', () => send({ type: 'pressKey', key }));
+    button.addEventListener('click', () => press(key));
     return button;
   }
   button.addEventListener('pointerdown', (event) => {
@@ -175,7 +307,7 @@ function keyButton(key, face, name, send, backspace) {
   button.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      send({ type: 'pressKey', key: 'backspace' });
+      press('backspace');
     }
   });
   return button;

@@ -1,4 +1,4 @@
-// The keypad tab (SPEC §4): keys are typed on the host as key presses, whatever layout is active.
+// The keypad tab (DESIGN.md#deck): keys are typed on the host as key presses, whatever layout is active.
 import { pressable } from './gauge.js';
 import { ICONS } from './icons.js';
 

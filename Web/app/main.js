@@ -13,15 +13,26 @@ import { fitKeys } from './sizing.js';
 import { explainInsecure, explainUnreachable, hideNotice } from './notice.js';
 import { keepAwake } from './wakelock.js';
 import { attachRecordButton, setUpRecordings } from './recordings.js';
+import { attachClipboard } from './clipboard.js';
+import { setUpEditLock } from './edit-lock.js';
 import { cleanName, guessDeviceName } from '../core/names.js';
+import { describeError, sentence } from '../core/errors.js';
+import { searchPlaceholder } from '../core/search.js';
+import { isKnownKind } from '../core/key-kinds.js';
+import { iconApp } from '../core/looks.js';
+import { allButtons, pagesAt } from '../core/folders.js';
+import { layoutGrid } from '../core/grids.js';
+import * as profileMessages from '../core/profiles.js';
 
 const $ = (selector) => document.querySelector(selector);
 const app = $('#app');
 const status = $('#status-text');
 let layout = [Array(12).fill(null)];
 let apps = [];
+let profiles = profileMessages.NO_PROFILES;
 
 const NAME_KEY = 'touchdeck.deviceName';
+const TAB_KEY = 'touchdeck.tab';
 
 /** The name this device goes by: the one its user gave on the PIN sheet, else a guess from the browser. */
 function deviceName() {
@@ -40,47 +51,113 @@ function start() {
     url: `${scheme}://${location.host}/ws`, storage: localStorage, handshake, WebSocket, name: deviceName(),
   });
   const iconFor = (id) => apps.find((a) => a.id === id)?.icon ?? null;
-  // Recording (SPEC §11): record keys, the Recordings view, the fields of the edit sheet.
+  // Recording (DESIGN.md#recording): record keys, the Recordings view, the fields of the edit sheet.
   const recordings = setUpRecordings(client, { pages: $('#pages'), view: $('#recordings-view'), toast });
-  const picker = new AppPicker($('#app-picker'), { requestApps: () => client.send({ type: 'listApps' }) });
+  const picker = new AppPicker($('#app-picker'), { requestApps: () => client.send({ type: 'listApps' }),
+    placeholder: (list) => searchPlaceholder(navigator.languages ?? [navigator.language], list) });
   const editor = new EditSheet($('#edit-sheet'), {
-    onSave: (page, index, button) => client.send({ type: 'setButton', page, index, button }),
-    onDelete: (page, index) => client.send({ type: 'clearButton', page, index }),
+    onSave: (page, index, button, path) => client.send({ type: 'setButton', page, index, button, ...inFolder(path) }),
+    onDelete: (page, index, path) => client.send({ type: 'clearButton', page, index, ...inFolder(path) }),
     pickApp: () => picker.pick(),
     appName: (id) => apps.find((a) => a.id === id)?.name ?? null,
     iconFor,
     recordFields: recordings.keyFields($('#edit-sheet')),
+    profiles: {
+      names: () => profiles.names,
+      add: (name) => client.send(profileMessages.addProfile(name)),
+      importFile: (text, size) => {
+        const { message, problem } = profileMessages.importProfile(text, size);
+        if (message) client.send(message);
+        return problem ?? '';
+      },
+    },
   });
+  setUpProfilePicker(client, () => profiles);
+  // Undo (host-side, 20 edits of the profile shown): the host says in each layout how many are left.
+  $('#undo').addEventListener('click', () => client.send({ type: 'undo' }));
+  let editLock = null;
   const deck = new DeckView($('#pages'), $('#dots'), {
-    onPress: (page, index) => client.send({ type: 'press', page, index }),
-    onEdit: (page, index) => editor.open(page, index, layout[page]?.[index] ?? null),
+    onPress: (page, index, path) => client.send({ type: 'press', page, index, ...inFolder(path) }),
+    // A key dragged onto another slot (PROTOCOL §6 "Moving keys"): the host moves it, swapping with a key there.
+    onMove: (from, to, path) => client.send({
+      type: 'moveButton', fromPage: from.page, fromIndex: from.index, toPage: to.page, toIndex: to.index, ...inFolder(path),
+    }),
+    onEdit: (page, index, path = []) => {
+      const button = pagesAt(layout, path)?.[page]?.[index] ?? null;
+      // A kind this app does not know would lose its other fields if saved back (PROTOCOL §6): pressed, never edited.
+      if (button && !isKnownKind(button.kind)) toast(cannotEdit(button));
+      else if (editLock.mayEdit()) editor.open(page, index, button, Boolean(button), path);
+      else editLock.explain();
+    },
     iconFor,
+    notify: (text) => toast(text),
   });
+  // A device that may not edit is told how to allow it instead (README "What each device may do").
+  editLock = setUpEditLock(client, { deck, sheets: [$('#app-picker'), $('#edit-sheet')],
+    dialog: $('#edit-refused') });
   const gauge = new VolumeGauge($('#gauge'), {
     onLevel: (level) => client.send({ type: 'setVolume', level }),
     onToggleMute: () => client.send({ type: 'toggleMute' }),
   });
   buildKeypad($('#keypad'), (key) => client.send({ type: 'keypad', key }));
-  const screenView = new ScreenView($('#screen-view'), { client });
+  let tabs = null;
+  const screenView = new ScreenView($('#screen-view'), { client, onClose: () => tabs.select('deck') });
   screenView.attachKeyboard(createKeyboard);
   screenView.attachSound(createSoundPlayer());
   attachRecordButton(screenView); // recording: the toolbar's record button (Web/app/recordings.js)
-  setUpTabs((tab) => screenView.shown(tab === 'screen'));
+  attachClipboard(screenView, { client, notify: toast }); // "Paste to computer" and the offer bar
+  tabs = setUpTabs((tab) => screenView.shown(tab === 'screen'));
   setUpPairing(client);
   const resize = () => {
     const landscape = fitKeys(app);
     gauge.setVertical(landscape);
   };
   addEventListener('resize', resize);
+  // Another grid size: the host moves what does not fit to following pages and sends the layout to every device.
+  $('#grid-size').addEventListener('change', (e) => client.send({ type: 'setGrid', grid: e.target.value }));
+  // The deck is measured whenever its area changes size, so a rotation while another tab showed (the deck hidden,
+  // nothing to measure) is caught up when it shows again.
+  new ResizeObserver(resize).observe($('#pages'));
   resize();
+  tabs.select(localStorage.getItem(TAB_KEY) ?? 'deck');
 
-  client.addEventListener('state', ({ detail }) => showState(client, detail));
+  client.addEventListener('state', ({ detail }) => {
+    showState(client, detail);
+    if (detail.state !== 'ready') {
+      deck.forgetRunning();
+      deck.showMedia(null); // a player seen before may be gone; the host says again after authorization
+    }
+  });
+  // A save the host refused as a bad message (an open target it does not take…) goes back to the sheet.
+  client.addEventListener('hostError', (event) => {
+    const error = event.detail;
+    if (['importProfile', 'addProfile'].includes(error.request) && editor.profileRefused(describeError(error))) {
+      return event.preventDefault();
+    }
+    if (error.code !== 'badMessage' || error.request !== 'setButton') return;
+    if (editor.refused(describeError(error))) event.preventDefault();
+  });
   let appsAsked = false;
+  let shownProfile;
   client.addEventListener('layout', ({ detail }) => {
+    editor.settled();
+    // Another profile: its own first page, out of any folder of the one before (each device's own place).
+    $('#undo').hidden = !(detail.undoSteps > 0);
+    $('#undo').title = detail.undoSteps > 0 ? `${detail.undoSteps} change${detail.undoSteps === 1 ? '' : 's'} to undo` : '';
+    if (detail.profile !== shownProfile) deck.leave();
+    shownProfile = detail.profile;
+    app.dataset.profile = detail.profile ?? '';
     layout = detail.pages;
+    // The deck's grid size sizes the keys (Web/app/sizing.js) before the pages are drawn in it.
+    const grid = layoutGrid(detail);
+    $('#grid-size').value = grid;
+    if (app.dataset.grid !== grid) {
+      app.dataset.grid = grid;
+      resize();
+    }
     deck.show(layout);
-    // App keys show their icons; the catalog comes once, the first time a layout holds an app button.
-    if (!appsAsked && layout.some((page) => page.some((button) => button?.kind === 'app'))) {
+    // App keys and app icons show their pictures; the catalog comes once, the first time a layout needs one.
+    if (!appsAsked && allButtons(layout).some((button) => iconApp(button))) {
       appsAsked = client.send({ type: 'listApps' });
     }
   });
@@ -88,6 +165,18 @@ function start() {
     deck.showResult(detail);
     if (!detail.ok) toast(detail.reason || 'That did not work.');
   });
+  client.addEventListener('profiles', ({ detail }) => {
+    const before = profiles;
+    profiles = profileMessages.readProfiles(detail);
+    showProfiles(profiles);
+    editor.showProfiles(profiles.names);
+    const added = profiles.names.find((name) => !before.names.includes(name));
+    if (added && before.names.length) editor.profileAdded(added, `Added “${added}”.`);
+  });
+  client.addEventListener('profileImported', ({ detail }) => {
+    editor.profileAdded(detail.name, `Imported as “${detail.name}”.`, true);
+  });
+  client.addEventListener('mediaState', ({ detail }) => deck.showMedia(detail));
   client.addEventListener('keypadResult', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('typed', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('volume', ({ detail }) => gauge.show(detail));
@@ -104,13 +193,38 @@ function start() {
     picker.setApps([]);
     for (const sheet of [$('#edit-sheet'), $('#app-picker')]) if (sheet.open) sheet.close();
   });
-  client.addEventListener('hostError', ({ detail }) => toast(detail.message || detail.code));
+  // Errors a waiting place took (the Screen tab, a recording's Get) are shown there; the rest here.
+  client.addEventListener('unhandledError', ({ detail }) => toast(describeError(detail)));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) client.wake(); });
   keepAwake();
   client.start();
   window.touchdeck = client; // for the browser tests and for curious users
   // The viewer, for the browser tests and the benchmark (its keyboard and sound are attached above).
   window.touchdeckViewer = screenView;
+}
+
+/**
+ * The header's profile picker (PROTOCOL §6 "Profiles"): the deck this device shows, and "Only here" to keep it on
+ * this device alone (unticked, the device follows the shared profile, and a switch here switches it for every
+ * device that follows). Hidden until the host says which profiles there are, and while there is only one.
+ */
+function setUpProfilePicker(client, current) {
+  const pick = $('#profile-pick');
+  const own = $('#profile-own');
+  pick.addEventListener('change', () => client.send(profileMessages.switchProfile(pick.value)));
+  own.addEventListener('change', () => client.send(profileMessages.followProfile(!own.checked)));
+  client.addEventListener('state', ({ detail }) => { if (detail.state !== 'ready') showProfiles(profileMessages.NO_PROFILES); });
+  showProfiles(current());
+}
+
+function showProfiles({ names, shown, follows }) {
+  const box = $('.profile-choice');
+  const pick = $('#profile-pick');
+  box.hidden = names.length < 2 && follows;
+  pick.replaceChildren(...names.map((name) => new Option(name, name)));
+  pick.value = shown;
+  $('#profile-own').checked = !follows;
+  box.title = follows ? 'Every device that follows the shared profile shows this one' : 'Only this device shows this profile';
 }
 
 function showState(client, { state, everOpened }) {
@@ -173,27 +287,40 @@ function setUpPairing(client) {
   });
 }
 
+/** The tabs; the one chosen last is remembered on this device. Returns { select(tab) }. */
 function setUpTabs(onChange) {
-  const tabs = document.querySelectorAll('.tabs [data-tab]');
+  const tabs = [...document.querySelectorAll('.tabs [data-tab]')];
   let current = 'deck';
-  for (const tab of tabs) {
-    tab.addEventListener('click', () => {
-      if (tab.dataset.tab === current) return;
-      current = tab.dataset.tab;
-      for (const other of tabs) {
-        const on = other === tab;
-        other.setAttribute('aria-selected', String(on));
-        $(`#${other.dataset.tab}-view`).hidden = !on;
-      }
-      onChange(current);
-    });
-  }
+  const select = (name) => {
+    const chosen = tabs.find((tab) => tab.dataset.tab === name) ?? tabs[0];
+    // Tapping the tab that shows opens it again (a Screen tab whose view was closed).
+    current = chosen.dataset.tab;
+    for (const other of tabs) {
+      const on = other === chosen;
+      other.setAttribute('aria-selected', String(on));
+      $(`#${other.dataset.tab}-view`).hidden = !on;
+    }
+    localStorage.setItem(TAB_KEY, current);
+    onChange(current);
+  };
+  for (const tab of tabs) tab.addEventListener('click', () => select(tab.dataset.tab));
+  return { select, get current() { return current; } };
+}
+
+/** The small notice for a key of a kind this device's app cannot edit. */
+/** A message's `path` field when it names a folder; the deck's own keys keep the old message form. */
+const inFolder = (path) => (path?.length ? { path } : {});
+
+function cannotEdit(button) {
+  const name = button.label ? `“${button.label}”` : 'This key';
+  return `${name} is a kind of key this device's app cannot edit yet (${button.kind}). It still works when pressed.`;
 }
 
 let toastTimer = null;
+/** A short note at the top of the page (over the status line, never over keys), as a sentence. */
 function toast(text) {
   const el = $('#toast');
-  el.textContent = text;
+  el.textContent = sentence(text) || 'That did not work.';
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.hidden = true; }, 3000);

@@ -1,4 +1,4 @@
-// What to do when the browser will not give us a secure connection (SPEC §1): instead of failing silently.
+// What to do when the browser will not give us a secure connection (DESIGN.md#transport): instead of failing silently.
 
 function setupAddress() {
   return `http://${location.hostname}:${location.port || 52801}/`;

@@ -1,11 +1,13 @@
-// The app picker (SPEC §5, §6): a fixed search field above a list that renders only the visible rows.
+// The app picker (DESIGN.md#search, #client): a fixed search field above a list that renders only the visible rows.
 import { search } from '../core/search.js';
 
 const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
 
 export class AppPicker {
-  constructor(dialog, { requestApps }) {
+  /** `placeholder(apps)`: the search field's hint for this catalog (Web/core/search.js searchPlaceholder). */
+  constructor(dialog, { requestApps, placeholder = () => 'Search apps' }) {
+    this.placeholder = placeholder;
     this.dialog = dialog;
     this.field = dialog.querySelector('#app-search');
     this.count = dialog.querySelector('#app-count');
@@ -37,6 +39,7 @@ export class AppPicker {
 
   setApps(apps) {
     this.apps = apps;
+    this.field.placeholder = this.placeholder(apps);
     if (this.dialog.open) this.#filter();
   }
 

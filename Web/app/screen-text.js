@@ -1,14 +1,29 @@
 // What the Screen tab says in each state: one place for the words, so they stay consistent.
+import { describeError } from '../core/errors.js';
 
 const quote = (name) => (/^[\w.-]+$/.test(name) ? name : `"${name.replace(/(["\\$`])/g, '\\$1')}"`);
 
 /** {title, body, command?} for a denial or a stop, by the host's reason. */
-export function explain(reason, { deviceName = 'this device', viewer = null } = {}) {
+export function explain(reason, { deviceName = 'this device', viewer = null, error = null, asked = null } = {}) {
   switch (reason) {
-    case 'notAllowed':
+    case 'failed':
+      return { title: error?.request === 'listDisplays' ? 'The computer could not list its monitors'
+        : 'The computer could not start the view', body: describeError(error) };
+    case 'notAllowed': {
+      const command = `touchdeck devices allow-screen ${quote(deviceName)} on`;
+      if (asked === 'denied') {
+        return { title: 'The computer said no', body: 'Someone at the computer chose Deny. Ask again, or allow this device there with:', command };
+      }
+      if (asked === 'timedOut') {
+        return { title: 'Nobody answered on the computer', body: 'The question went unanswered for a minute. Ask again, or on the computer run:', command };
+      }
+      if (asked === 'unavailable') {
+        return { title: 'This device may not view the screen',
+          body: 'The computer cannot ask (its notifications have no buttons). On the computer, run:', command };
+      }
       return { title: 'This device may not view the screen',
-        body: 'Viewing is off for each device until it is allowed. On the computer, run:',
-        command: `touchdeck devices allow-screen ${quote(deviceName)} on` };
+        body: 'Viewing is off for each device until it is allowed. Ask the computer, or on the computer run:', command };
+    }
     case 'noPermission':
       return { title: 'The computer cannot capture its screen',
         body: 'No display was found, or capturing could not start. On the computer, run:',
@@ -35,6 +50,10 @@ export function explain(reason, { deviceName = 'this device', viewer = null } = 
       return { title: 'Viewing stopped', body: 'You can start again.' };
   }
 }
+
+/** While the computer's user has the question (screenPending{asking}). */
+export const ASKING = { title: 'Asked the computer…',
+  body: 'Someone at the computer can allow this device to view the screen. This waits for an answer, a minute at most.' };
 
 export const WAITING = {
   listing: 'Looking for monitors…',

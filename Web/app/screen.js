@@ -1,21 +1,25 @@
-// The Screen tab (SPEC §7): monitor picker, live view, states, toolbar, gestures. The stream's logic lives in
+// The Screen tab (DESIGN.md#viewing): monitor picker, live view, states, toolbar, gestures. The stream's logic lives in
 // Web/core (ViewerCore, ScreenSession); this file is the DOM around it.
 import { ViewerCore } from '../core/viewer.js';
 import { clampOffset, TwoFinger } from '../core/geometry.js';
 import { PointerSender } from '../core/pointer-out.js';
 import { canDecodeVideo, VideoPipe } from './video-pipe.js';
 import { listenForInput } from './screen-input.js';
-import { explain, WAITING } from './screen-text.js';
+import { ASKING, explain, WAITING } from './screen-text.js';
 import { Toolbar } from './toolbar.js';
 
 const FPS_KEY = 'touchdeck.screenFps';
+// Remembered on this device across reloads (issue 19): the monitor viewed last and whether sound was on.
+const DISPLAY_KEY = 'touchdeck.screenDisplay';
+const SOUND_KEY = 'touchdeck.screenSound';
 const MAX_ZOOM = 5;
 const el = (tag, cls, text) => Object.assign(document.createElement(tag), cls ? { className: cls } : {},
   text !== undefined ? { textContent: text } : {});
 
 export class ScreenView {
-  constructor(root, { client, storage = localStorage }) {
-    Object.assign(this, { root, client, storage });
+  /** `onClose()`: the toolbar's Close was tapped (the app leaves the Screen tab). */
+  constructor(root, { client, storage = localStorage, onClose = () => {} }) {
+    Object.assign(this, { root, client, storage, onClose });
     this.zoom = 1;
     this.offset = { width: 0, height: 0 };
     this.covered = 0;
@@ -23,13 +27,17 @@ export class ScreenView {
     this.video = { width: 1, height: 1 };
     this.sound = { start() {}, push() {}, stop() {} }; // until a player is attached (attachSound)
     this.keyboard = null;
+    this.visible = false;
     this.#build();
     const fps = Number(storage.getItem(FPS_KEY)) === 30 ? 30 : 60;
     // The device's real pixels: its screen's long side (the window's, where a browser reports less).
     const maxSide = Math.round(Math.max(screen.width, screen.height, innerWidth, innerHeight) * (devicePixelRatio || 1));
     this.pipe = new VideoPipe({ canvas: this.canvas, onFailed: () => this.core.decodeFailed(),
       onFatal: () => this.core.event('cannotDecode'), onSize: () => this.#applyView() });
-    this.core = new ViewerCore({ client, fps, maxSide, perform: (a) => this.#perform(a),
+    const remembered = storage.getItem(DISPLAY_KEY);
+    const preferredDisplayId = remembered === null || remembered === '' ? null : Number(remembered);
+    const audio = storage.getItem(SOUND_KEY) === 'on';
+    this.core = new ViewerCore({ client, fps, maxSide, audio, preferredDisplayId, perform: (a) => this.#perform(a),
       onVideo: (packet, arrived) => this.pipe.push(packet, arrived) });
     this.pointer = new PointerSender({ send: (m) => client.send(m), geometry: () => this.#geometry() });
     this.resetInput = listenForInput(this.stage, { run: (actions) => actions.forEach((a) => this.#act(a)),
@@ -39,19 +47,26 @@ export class ScreenView {
     addEventListener('resize', () => this.#applyView());
   }
 
-  /** The tab was selected (true) or left (false). */
+  /** The tab was selected (true) or left (false). Selecting it again while closed opens it again. */
   shown(on) {
-    if (!on) return this.core.event('close');
+    this.visible = on;
+    if (!on) {
+      this.#setFullScreen(false);
+      return this.core.event('close');
+    }
     if (!canDecodeVideo()) return this.#message(explain('unsupported'));
     return this.core.event('open');
   }
 
-  /** Plugs in the typing UI: `factory(parent, {send})` → {element, coveredHeight(), onCoverChange(cb), open(), close()}. */
+  /**
+   * Plugs in the typing UI: `factory(parent, {send, paste})` → {element, coveredHeight(), onCoverChange(cb), open(),
+   * close()}; `paste()` is the clipboard's "Paste to computer" (`this.paste`, set by Web/app/clipboard.js).
+   */
   attachKeyboard(factory) {
     // A keyboard attached again replaces the one before (its panel leaves the page).
     this.keyboard?.close();
     this.keyboard?.element?.remove();
-    this.keyboard = factory(this.root, { send: (m) => this.client.send(m) });
+    this.keyboard = factory(this.root, { send: (m) => this.client.send(m), paste: () => this.paste?.() });
     this.keyboard.onCoverChange((height) => {
       this.covered = height;
       // The panel may close itself (its Hide button): the toolbar's button follows.
@@ -65,6 +80,12 @@ export class ScreenView {
   attachSound(player) {
     this.sound = player;
     this.core.onAudio = (bytes) => player.push(bytes);
+    // Sound remembered as on: the player may start only inside a tap (Safari, Chrome's autoplay rule), so the
+    // first tap anywhere on the page starts it.
+    if (this.core.session.audio) {
+      const startOnTap = () => { if (this.core.session.audio) this.sound.start(); };
+      document.addEventListener('pointerdown', startOnTap, { once: true, capture: true });
+    }
     this.#updateTools();
   }
 
@@ -95,7 +116,13 @@ export class ScreenView {
     this.bar = el('div', 'screen-toolbar');
     this.bar.setAttribute('role', 'toolbar');
     this.bar.setAttribute('aria-label', 'Screen');
-    this.root.append(this.picker, this.notice, this.stage, this.bar);
+    // Full screen hides the toolbar and the tabs; this handle in the corner brings them back.
+    this.handle = el('button', 'fullscreen-handle', '⤡');
+    this.handle.type = 'button';
+    this.handle.setAttribute('aria-label', 'Leave full screen');
+    this.handle.hidden = true;
+    this.handle.addEventListener('click', () => this.#setFullScreen(false));
+    this.root.append(this.picker, this.notice, this.stage, this.bar, this.handle);
   }
 
   #buildToolbar(fps) {
@@ -106,24 +133,49 @@ export class ScreenView {
       b.textContent = `${next} fps`;
       this.core.setOptions({ fps: next });
     } });
-    this.tools.add({ name: 'sound', label: 'Sound', text: 'Sound', pressed: false, onClick: () => this.#toggleSound() });
+    this.tools.add({ name: 'sound', label: 'Sound', text: 'Sound', pressed: this.core.session.audio,
+      onClick: () => this.#toggleSound() });
     this.tools.add({ name: 'keyboard', label: 'Keyboard', text: 'Keyboard', onClick: () => this.#toggleKeyboard() });
     this.tools.add({ name: 'monitors', label: 'Switch monitor', text: 'Monitors', onClick: () => this.core.event('list') });
-    this.tools.add({ name: 'resetZoom', label: 'Reset zoom', text: '1×', onClick: () => this.#setView(1, { width: 0, height: 0 }) });
     this.tools.add({ name: 'latency', label: 'Latency', text: 'Latency', pressed: false, onClick: () => this.#toggleLatency() });
-    this.tools.add({ name: 'close', label: 'Close', text: 'Close', onClick: () => this.core.event('close') });
+    // An arrow, not words: on a phone in portrait the toolbar stays at two rows.
+    this.tools.add({ name: 'fullscreen', label: 'Full screen', text: '⤢', onClick: () => this.#setFullScreen(true) });
+    // The end of the row: "1×" keeps its place while not zoomed (nothing moves when it appears), Close is last.
+    this.tools.add({ name: 'resetZoom', label: 'Reset zoom', text: '1×', end: true,
+      onClick: () => this.#setView(1, { width: 0, height: 0 }) });
+    this.tools.add({ name: 'close', label: 'Close', text: 'Close', end: true, onClick: () => this.#close() });
     this.#updateTools();
+  }
+
+  #close() {
+    this.#setFullScreen(false);
+    this.core.event('close');
+    this.onClose();
+  }
+
+  #setFullScreen(on) {
+    const app = this.root.closest('.app') ?? document.body;
+    if (app.classList.contains('fullscreen') === on) return;
+    app.classList.toggle('fullscreen', on);
+    this.handle.hidden = !on;
+    // The browser's own full screen where it has one for pages (not iPhone Safari); the mode works without.
+    if (on && document.fullscreenEnabled && !document.fullscreenElement) {
+      document.documentElement.requestFullscreen?.().catch(() => {});
+    }
+    if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+    this.#applyView();
   }
 
   #updateTools() {
     if (!this.tools) return;
     const viewing = ['viewing', 'starting'].includes(this.core?.state);
-    this.tools.show('resetZoom', viewing && this.zoom > TwoFinger.zoomedAbove);
+    this.tools.show('resetZoom', viewing);
+    this.tools.vacate('resetZoom', this.zoom <= TwoFinger.zoomedAbove);
     this.tools.show('sound', viewing);
     // A view-only viewing (screenStarted.viewOnly) has no keys to type with.
     const typable = (this.client.hostProtocol ?? 1) >= 2 && !this.core?.session.started?.viewOnly;
     this.tools.show('keyboard', viewing && this.keyboard !== null && typable);
-    for (const name of ['fps', 'monitors', 'latency', 'close']) this.tools.show(name, viewing);
+    for (const name of ['fps', 'monitors', 'latency', 'fullscreen', 'close']) this.tools.show(name, viewing);
   }
 
   #perform(action) {
@@ -143,6 +195,7 @@ export class ScreenView {
     this.stage.hidden = !['viewing', 'starting'].includes(state);
     this.notice.hidden = true;
     if (state === 'choosing') this.#fillPicker(session.displays);
+    if (state === 'viewing' && session.displayId !== null) this.storage.setItem(DISPLAY_KEY, String(session.displayId));
     if (state === 'viewing' && session.started) {
       this.video = { width: session.started.width, height: session.started.height };
       const display = session.displays.find((d) => d.id === session.displayId);
@@ -153,10 +206,15 @@ export class ScreenView {
     this.viewOnly.hidden = !viewOnly;
     this.viewOnly.textContent = viewOnly ? `View only: ${viewOnly}` : '';
     if (WAITING[state]) this.#message({ title: WAITING[state] }, state === 'starting');
-    if (['denied', 'stopped', 'cannotDecode'].includes(state)) {
+    if (state === 'asking') this.#message(ASKING, false, state);
+    if (['denied', 'stopped', 'cannotDecode', 'failed'].includes(state)) {
       const reason = state === 'cannotDecode' ? 'cannotDecode' : session.reason;
-      this.#message(explain(reason, { deviceName: this.client.name, viewer: session.viewer }), false, state);
+      const details = { deviceName: this.client.name, viewer: session.viewer, error: session.error, asked: session.asked };
+      this.#message(explain(reason, details), false, state);
     }
+    // Closed while the tab still shows (e.g. the app could not switch tabs): never a blank tab.
+    if (state === 'off' && this.visible) this.#message({ title: 'The view is closed' }, false, state);
+    if (!['viewing', 'starting'].includes(state)) this.#setFullScreen(false);
     if (state === 'off' || state === 'hidden') this.#setView(1, { width: 0, height: 0 });
     this.#updateTools();
   }
@@ -168,8 +226,12 @@ export class ScreenView {
     if (body) n.append(el('p', '', body));
     if (command) n.append(el('code', 'command', command));
     const actions = el('div', 'message-actions');
+    if (state === 'denied' && this.core.session.mayAsk) actions.append(this.#action('Ask the computer', 'ask'));
+    if (state === 'asking') actions.append(this.#action('Cancel', 'list'));
     if (state === 'stopped' || state === 'cannotDecode') actions.append(this.#action('Start again', 'retry'));
-    if (state === 'denied' || state === 'stopped') actions.append(this.#action('Monitors', 'list'));
+    if (state === 'failed') actions.append(this.#action('Try again', 'retry'));
+    if (['denied', 'stopped', 'failed'].includes(state)) actions.append(this.#action('Monitors', 'list'));
+    if (state === 'off') actions.append(this.#action('Monitors', 'open'));
     if (actions.childElementCount) n.append(actions);
     n.hidden = false;
   }
@@ -236,6 +298,7 @@ export class ScreenView {
     const on = this.tools.get('sound').getAttribute('aria-pressed') !== 'true';
     // start() must run inside the tap: Safari and WebKit let an AudioContext start only then.
     if (on) this.sound.start(); else this.sound.stop();
+    this.storage.setItem(SOUND_KEY, on ? 'on' : 'off');
     this.tools.setPressed('sound', on);
     this.core.setOptions({ audio: on });
   }

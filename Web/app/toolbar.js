@@ -6,8 +6,11 @@ export class Toolbar {
     this.buttons = new Map();
   }
 
-  /** Adds a button; `label` is its accessible name, `text` what it shows. Returns the element. */
-  add({ name, label, text = label, onClick, pressed = null }) {
+  /**
+   * Adds a button; `label` is its accessible name, `text` what it shows. Buttons added with `end` stay at the
+   * end of the row, after any added later without it (Close stays last). Returns the element.
+   */
+  add({ name, label, text = label, onClick, pressed = null, end = false }) {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'tool';
@@ -17,7 +20,8 @@ export class Toolbar {
     else button.textContent = text;
     if (pressed !== null) button.setAttribute('aria-pressed', String(pressed));
     button.addEventListener('click', () => onClick(button));
-    this.root.append(button);
+    if (end) button.dataset.end = '';
+    this.root.insertBefore(button, end ? null : this.root.querySelector('[data-end]'));
     this.buttons.set(name, button);
     return button;
   }
@@ -27,6 +31,15 @@ export class Toolbar {
   show(name, visible) {
     const button = this.buttons.get(name);
     if (button) button.hidden = !visible;
+  }
+
+  /** A vacant button keeps its place in the row, unseen and untappable, so its neighbours never move. */
+  vacate(name, vacant) {
+    const button = this.buttons.get(name);
+    if (!button) return;
+    button.classList.toggle('vacant', vacant);
+    button.disabled = vacant;
+    button.setAttribute('aria-hidden', String(vacant));
   }
 
   setPressed(name, on) { this.buttons.get(name)?.setAttribute('aria-pressed', String(on)); }

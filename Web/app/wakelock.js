@@ -1,4 +1,4 @@
-// Keeps the screen on while the app is visible (SPEC §6); browsers drop the lock when the page hides.
+// Keeps the screen on while the app is visible (DESIGN.md#client); browsers drop the lock when the page hides.
 import { log } from '../core/log.js';
 
 export function keepAwake() {

@@ -1,12 +1,12 @@
 // The device's connection to the host: one object that emits events, with its connection state as an
-// explicit transition table (STYLE practice 12). DOM-free, so `node --test` drives it with a fake socket.
+// explicit transition table (DESIGN.md#web-client-code). DOM-free, so `node --test` drives it with a fake socket.
 import { log } from './log.js';
 
 // Node 18 has EventTarget and Event but no CustomEvent (a global from Node 19); the fallback carries `detail`
 // the same way, so the JS tests also run on Debian's and Ubuntu's own Node.
 const DetailEvent = globalThis.CustomEvent ?? class extends Event {
   constructor(type, init = {}) {
-    super(type);
+    super(type, init);
     this.detail = init.detail ?? null;
   }
 };
@@ -40,7 +40,7 @@ export class DeckClient extends EventTarget {
    * @param {string} o.name         this device's name, shown on the host
    * @param {object} [o.timers]     `{ setTimeout, clearTimeout }` for tests
    */
-  constructor({ url, storage, handshake, WebSocket, name, protocol = 2, timers = globalThis }) {
+  constructor({ url, storage, handshake, WebSocket, name, protocol = 3, timers = globalThis }) {
     super();
     Object.assign(this, { url, storage, handshake, WebSocketImpl: WebSocket, name, protocol, timers });
     this.state = 'idle';
@@ -107,10 +107,18 @@ export class DeckClient extends EventTarget {
     if (state === 'authenticating') this.#beginAuth(detail);
   }
 
+  /** The `/ws` address; a paired device names itself in it too, so the host's front door keeps its place
+   * from the upgrade on, before strangers could push it out (PROTOCOL §0). */
+  #socketURL() {
+    if (!this.credentials) return this.url;
+    const separator = this.url.includes('?') ? '&' : '?';
+    return `${this.url}${separator}device=${encodeURIComponent(this.credentials.deviceId)}`;
+  }
+
   #open() {
     let socket;
     try {
-      socket = new this.WebSocketImpl(this.url);
+      socket = new this.WebSocketImpl(this.#socketURL());
     } catch (error) {
       log.warn('cannot open socket', { error: String(error) });
       this.timers.setTimeout(() => this.#fire('close', { reason: 'cannotOpen' }), 0);
@@ -196,7 +204,7 @@ export class DeckClient extends EventTarget {
         }
         return;
       case 'error':
-        this.#emit('hostError', message);
+        this.#hostError(message);
         return;
       default:
         await this.#continueFlow(message);
@@ -238,7 +246,17 @@ export class DeckClient extends EventTarget {
       return;
     }
     this.#emit('message', message);
-    this.#emit(message.type, message);
+    if (message.type === 'error') this.#hostError(message);
+    else this.#emit(message.type, message);
+  }
+
+  // Every error the host sends, plain or sealed, is one `hostError`. `detail.request` (when the host says it)
+  // names the device message it answers, so the place waiting for that answer can take it: a listener that
+  // handles the error calls `preventDefault()`. An error nobody took is raised again as `unhandledError`, which
+  // the UI shows as a toast.
+  #hostError(message) {
+    const event = new DetailEvent('hostError', { detail: message, cancelable: true });
+    if (this.dispatchEvent(event)) this.#emit('unhandledError', message);
   }
 
   #emit(type, detail) { this.dispatchEvent(new DetailEvent(type, { detail })); }

@@ -1,5 +1,5 @@
 // Where a touch lands in the video, and how far the view may zoom and move: the JS side of DeckKit's
-// ScreenGeometry and TwoFinger (SPEC §7), checked against the same Tests/Fixtures/rules/geometry.json.
+// ScreenGeometry and TwoFinger (DESIGN.md#viewing), checked against the same Tests/Fixtures/rules/geometry.json.
 // Sizes are {width, height}, points {x, y}, rects {x, y, width, height}.
 
 export const MIN_SIDE = 320;

@@ -1,4 +1,4 @@
-// Touches and mouse input on the screen view → what they mean (SPEC §7, seed numbers). Pure: positions are
+// Touches and mouse input on the screen view → what they mean (DESIGN.md#viewing, seed numbers). Pure: positions are
 // view points, times are milliseconds passed in, and each call returns the actions it caused:
 //   {type:'click'|'rightClick'|'down'|'move'|'up', at}   a pointer action at a view point
 //   {type:'scroll', at, origin, dx, dy}                  the finger's travel since the last scroll, in points

@@ -1,4 +1,4 @@
-// The device's audio jitter buffer (SPEC §8), mirroring DeckKit's AudioJitter, and the player the AudioWorklet
+// The device's audio jitter buffer (DESIGN.md#sound), mirroring DeckKit's AudioJitter, and the player the AudioWorklet
 // runs on it: packets in, resampled to the context's rate, render quanta out. DOM-free: `node --test` runs it
 // with a fake clock (Web/test/jitter.test.js) against Tests/Fixtures/rules/audio-jitter.json.
 

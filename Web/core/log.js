@@ -1,4 +1,4 @@
-// The one place the web client writes to the console (STYLE practice 12).
+// The one place the web client writes to the console (DESIGN.md#web-client-code).
 // Typed text, PINs and secrets are never passed here.
 
 const sinks = [];

@@ -1,8 +1,9 @@
-// Recording on the device side (PROTOCOL §6 "Recording", SPEC §11): what a record key shows from the last
+// Recording on the device side (PROTOCOL §6 "Recording", DESIGN.md#recording): what a record key shows from the last
 // `recordState` and a clock, and the fetch of a file in chunks. DOM-free, so `node --test` drives it with a
 // fake client and a fake clock.
 import { decodeBase64 } from './base64.js';
 import { toHex } from './bytes.js';
+import { answers, describeError } from './errors.js';
 
 /** "0:05", "12:34", "1:02:03" for a length in milliseconds. */
 export function formatClock(ms) {
@@ -148,15 +149,35 @@ export class RecordingFetcher {
     this.queue = Promise.resolve();
     client.addEventListener('recordingChunk', ({ detail }) => this.#chunk(detail));
     client.addEventListener('state', ({ detail }) => { if (detail.state === 'ready') this.#ask(); });
-    client.addEventListener('hostError', ({ detail }) => this.#hostError(detail));
+    client.addEventListener('hostError', (event) => this.#hostError(event));
   }
 
   /** The file's bytes; `onProgress(held, size)` after each chunk. Rejects with FetchError. */
   fetch(name, onProgress = () => {}) {
-    const run = () => new Promise((resolve, reject) => {
+    return this.fetchFile(name, onProgress).then((file) => file.bytes);
+  }
+
+  /** As `fetch`, with what the host said of the file: `{ bytes, size, sha256 }`. */
+  fetchFile(name, onProgress = () => {}) {
+    return this.#enqueue((resolve, reject) => {
       this.active = { assembler: new ChunkAssembler(name), onProgress, resolve, reject };
       this.#ask();
     });
+  }
+
+  /**
+   * What the host has now under `name`: `{ size, sha256 }`, from one chunk asked at `offset` (a file's known size:
+   * the answer at the end carries no data). A file kept on the device is stale when either differs.
+   */
+  check(name, offset) {
+    return this.#enqueue((resolve, reject) => {
+      this.active = { check: { name, offset }, assembler: { name, offset }, resolve, reject };
+      this.#ask();
+    });
+  }
+
+  #enqueue(start) {
+    const run = () => new Promise(start);
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => {});
     return result;
@@ -175,6 +196,10 @@ export class RecordingFetcher {
   async #chunk(chunk) {
     const active = this.active;
     if (!active) return;
+    if (active.check) {
+      if (chunk.name !== active.check.name || chunk.offset !== active.check.offset) return;
+      return this.#finish(active, null, { size: chunk.size, sha256: chunk.sha256 });
+    }
     let step;
     try {
       step = active.assembler.accept(chunk);
@@ -189,15 +214,19 @@ export class RecordingFetcher {
     if (digest !== active.assembler.sha256) {
       return this.#finish(active, new FetchError('digest', `${active.assembler.name} did not arrive whole (SHA-256 differs)`));
     }
-    this.#finish(active, null, bytes);
+    this.#finish(active, null, { bytes, size: active.assembler.size, sha256: active.assembler.sha256 });
   }
 
-  // The host names the file in the errors a fetch can get (no such recording, a bad name).
-  #hostError(error) {
+  // An error answering `fetchRecording` (a file deleted on the computer, one still being recorded) ends the
+  // fetch with its reason, and the next fetch can go. Hosts that do not say `error.request` name the file.
+  #hostError(event) {
+    const error = event.detail;
     const active = this.active;
-    if (active && String(error.message ?? '').includes(active.assembler.name)) {
-      this.#finish(active, new FetchError(error.code ?? 'error', error.message));
-    }
+    if (!active) return;
+    const named = () => String(error.message ?? '').includes(active.assembler.name);
+    if (!answers(error, 'fetchRecording', named)) return;
+    event.preventDefault();
+    this.#finish(active, new FetchError(error.code ?? 'error', error.message || describeError(error)));
   }
 
   #finish(active, error, bytes) {

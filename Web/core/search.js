@@ -1,4 +1,4 @@
-// App search ranking, the same rule as DeckKit's AppSearch (SPEC §5), checked against
+// App search ranking, the same rule as DeckKit's AppSearch (DESIGN.md#search), checked against
 // Tests/Fixtures/rules/search.json. Runs on the device so typing never waits for the host.
 
 const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
@@ -48,4 +48,15 @@ export function search(apps, rawQuery) {
     .filter(({ hit }) => hit !== null)
     .sort((a, b) => GROUPS.indexOf(a.hit.group) - GROUPS.indexOf(b.hit.group) || a.order - b.order)
     .map(({ app, hit }) => ({ app, group: hit.group, field: hit.field, range: [hit.at, hit.at + query.length] }));
+}
+
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
+/**
+ * The app search field's hint: in the device's language (Korean, else English), mentioning the Hangul initials
+ * search (ㅁㅁ finds 메모) only to someone who reads Korean or whose apps have Korean names.
+ */
+export function searchPlaceholder(languages = [], apps = []) {
+  if (String(languages[0] ?? '').toLowerCase().startsWith('ko')) return '앱 검색 (초성: ㅁㅁ → 메모)';
+  return apps.some((app) => HANGUL.test(app.name ?? '')) ? 'Search apps (initials: ㅁㅁ finds 메모)' : 'Search apps';
 }

@@ -5,8 +5,11 @@ import { ScreenSession } from './screen-session.js';
 import { KeyframeRequests } from './keyframes.js';
 import { PACKET_AUDIO, PACKET_VIDEO, packetKind, parseVideo } from './packets.js';
 import { log } from './log.js';
+import { answers } from './errors.js';
 
-const HOST_MESSAGES = ['displays', 'screenStarted', 'screenDenied', 'screenPending', 'screenStopped'];
+const HOST_MESSAGES = ['displays', 'screenStarted', 'screenDenied', 'screenPending', 'screenStopped', 'screenPermission'];
+/** The screen messages the host may answer with an `error` (PROTOCOL §1: `error.request` names which). */
+const SCREEN_REQUESTS = ['listDisplays', 'startScreen', 'stopScreen'];
 
 export class ViewerCore {
   /**
@@ -17,10 +20,10 @@ export class ViewerCore {
    * @param {Function} [o.now]     milliseconds, monotonic
    */
   constructor({ client, perform, onVideo, now = () => performance.now(), timers = globalThis, fps = 60,
-    maxSide = 1920 }) {
+    maxSide = 1920, audio = false, preferredDisplayId = null }) {
     Object.assign(this, { client, perform, onVideo, now, timers });
     this.retry = null;
-    this.session = new ScreenSession({ fps, maxSide });
+    this.session = new ScreenSession({ fps, maxSide, audio, preferredDisplayId });
     this.keyframes = new KeyframeRequests();
     this.onAudio = () => {};
     /** What arrived and what was asked, for the latency readout and the tests. */
@@ -33,6 +36,7 @@ export class ViewerCore {
       else if (detail.previous === 'ready') this.event('offline');
     });
     client.addEventListener('binary', ({ detail }) => this.packet(detail.bytes));
+    client.addEventListener('hostError', (event) => this.#hostError(event));
   }
 
   get state() { return this.session.state; }
@@ -80,6 +84,23 @@ export class ViewerCore {
       this.onVideo(video, this.now());
     }
     else log.debug('dropped a short video packet', { bytes: bytes.length });
+  }
+
+  // An error answering our list or start ends the wait with the reason (the tab shows it and offers a retry). One
+  // answering `stopScreen` needs nothing shown: we had stopped already. Without `error.request` (older hosts),
+  // an error that arrives while the list or a start is awaited is taken as its answer.
+  #hostError(event) {
+    const error = event.detail;
+    const waiting = ['listing', 'starting', 'approval'].includes(this.session.state);
+    if (!answers(error, SCREEN_REQUESTS, () => waiting)) return;
+    if (error.request === 'stopScreen') {
+      event.preventDefault();
+      log.info('stopScreen was refused', { code: error.code, message: error.message });
+      return;
+    }
+    if (!this.session.accepts('failed')) return;
+    event.preventDefault();
+    this.event('failed', error);
   }
 
   #requestKeyframe() {

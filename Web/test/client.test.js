@@ -66,8 +66,9 @@ test('every transition target is a known state', () => {
 test('a new device pairs, then authenticates and becomes ready', async () => {
   const { client, states, storage, socket } = makeClient();
   client.start();
+  assert.equal(socket().url, 'wss://host/ws', 'a new device names none');
   socket().open();
-  assert.deepEqual(socket().last, { type: 'hello', protocol: 2, name: 'test' });
+  assert.deepEqual(socket().last, { type: 'hello', protocol: 3, name: 'test' });
   socket().deliver({ type: 'needPairing', hostName: 'desk' });
   assert.equal(client.state, 'needPin');
   await client.submitPin('123456');
@@ -94,6 +95,7 @@ test('a paired device says its id and authenticates silently', async () => {
   const storage = new MemoryStorage({ 'touchdeck.deviceId': 'abc', 'touchdeck.secret': 'c2VjcmV0' });
   const { client, socket } = makeClient(storage);
   client.start();
+  assert.equal(socket().url, 'wss://host/ws?device=abc', 'named in the upgrade too: the front door keeps its place');
   socket().open();
   assert.equal(socket().last.deviceId, 'abc');
   socket().deliver({ type: 'authRequired', hostName: 'desk' });

@@ -1,4 +1,4 @@
-// Gesture decisions (SPEC §7, seed numbers) and their pointer messages, with times passed in.
+// Gesture decisions (DESIGN.md#viewing, seed numbers) and their pointer messages, with times passed in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MouseGestures, TouchGestures, TOUCH } from '../core/gestures.js';

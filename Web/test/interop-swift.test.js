@@ -116,7 +116,7 @@ test('JS device pairs with the Swift host, authenticates, and exchanges sealed t
     peer.send(send);
     const authorized = channel.openText(await peer.recv());
     assert.equal(authorized.type, 'authorized');
-    assert.equal(authorized.protocol, 2);
+    assert.equal(authorized.protocol, 3);
 
     for (const text of ['hello', 'Grüße, 안녕 🎛', '']) {
       peer.send(JSON.parse(channel.sealText({ type: 'echo', text })));

@@ -25,7 +25,7 @@ test('every transition target is a known state, and every state can be closed or
 test('open lists, choose starts with the device size and rate, started asks one keyframe', () => {
   const s = new ScreenSession({ fps: 60, maxSide: 2388 });
   assert.deepEqual(sends(s.handle('open')), ['listDisplays']);
-  s.handle('displays', { status: 'ok', displays: [{ id: 7 }] });
+  s.handle('displays', { status: 'ok', displays: [{ id: 7 }, { id: 8 }] });
   assert.equal(s.state, 'choosing');
   const start = s.handle('choose', { displayId: 7 });
   assert.deepEqual(start.find((a) => a.type === 'send').message,
@@ -170,7 +170,8 @@ test('through the client: list, start, sealed video to the decoder, audio to its
   const v = connectedViewer();
   await authorize(v);
   v.viewer.event('open');
-  v.deliver({ type: 'displays', status: 'ok', displays: [{ id: 5, name: 'HDMI-1', width: 1920, height: 1080 }] });
+  v.deliver({ type: 'displays', status: 'ok', displays: [{ id: 5, name: 'HDMI-1', width: 1920, height: 1080 },
+    { id: 6, name: 'DP-1', width: 1280, height: 1024 }] });
   v.viewer.event('choose', { displayId: 5 });
   v.deliverBinary(fixturePacket('video-keyframe.bin')); // before screenStarted: already streaming
   v.deliver({ type: 'screenStarted', displayId: 5, width: 1920, height: 1080, fps: 60, audio: false });
@@ -209,4 +210,68 @@ test('through the client: a dropped connection resumes the same monitor once aut
   assert.deepEqual(v.sent().map((m) => [m.type, m.displayId]), [['startScreen', 5]]);
   v.deliverBinary(new Uint8Array([9, 9, 9])); // an unknown kind is ignored
   assert.equal(v.videos.length, 0);
+});
+
+test('opening the tab starts the only monitor, or the one viewed last; Monitors always shows the picker', () => {
+  const one = new ScreenSession();
+  one.handle('open');
+  assert.deepEqual(sends(one.handle('displays', { status: 'ok', displays: [{ id: 4 }] })), ['startScreen']);
+  assert.deepEqual([one.state, one.displayId], ['starting', 4]);
+  one.handle('started', {});
+  one.handle('list');
+  one.handle('displays', { status: 'ok', displays: [{ id: 4 }] });
+  assert.equal(one.state, 'choosing', 'the user asked for the picker');
+
+  const remembered = new ScreenSession({ preferredDisplayId: 9 });
+  remembered.handle('open');
+  remembered.handle('displays', { status: 'ok', displays: [{ id: 8 }, { id: 9 }] });
+  assert.deepEqual([remembered.state, remembered.displayId], ['starting', 9]);
+
+  const gone = new ScreenSession({ preferredDisplayId: 5 });
+  gone.handle('open');
+  gone.handle('displays', { status: 'ok', displays: [{ id: 8 }, { id: 9 }] });
+  assert.equal(gone.state, 'choosing', 'a remembered monitor that is gone: the picker');
+  gone.handle('choose', { displayId: 8 });
+  assert.equal(gone.preferredDisplayId, 8, 'the choice is the next preference');
+});
+
+test('asking on the computer: ask sends startScreen{ask}, screenPending{asking} waits, each answer leads on', () => {
+  const rules = loadJSON('Tests/Fixtures/rules/asking.json');
+  const refused = () => {
+    const s = new ScreenSession({ fps: 60, maxSide: 2388 });
+    s.handle('open');
+    s.handle('denied', { type: 'displays', status: 'notAllowed', displays: [] });
+    return s;
+  };
+  const s = refused();
+  assert.equal(s.state, 'denied');
+  assert.equal(s.mayAsk, true);
+  assert.deepEqual(s.handle('ask').find((a) => a.type === 'send').message, rules.ask);
+  assert.equal(ScreenSession.eventFor(rules.asking), 'pending');
+  assert.deepEqual(s.handle('pending', rules.asking), [{ type: 'show', state: 'asking' }]);
+  // Allow once (and Always): as if the tab opened now — list, then start the only monitor.
+  assert.equal(ScreenSession.eventFor(rules.answers.once), 'allowed');
+  assert.deepEqual(sends(s.handle('allowed', rules.answers.once)), ['listDisplays']);
+  assert.deepEqual(sends(s.handle('displays', { status: 'ok', displays: [{ id: 4 }] })), ['startScreen']);
+  assert.equal(s.state, 'starting');
+
+  for (const answer of ['deny', 'timeout']) {
+    const t = refused();
+    t.handle('ask');
+    t.handle('pending', rules.asking);
+    t.handle(ScreenSession.eventFor(rules.answers[answer]), rules.answers[answer]);
+    assert.equal(t.state, 'denied');
+    assert.equal(t.asked, rules.answers[answer].asked);
+    assert.equal(t.mayAsk, true, `${answer}: ask again`);
+  }
+  const old = refused();
+  old.handle('ask');
+  old.handle('denied', rules.answers.unavailable);
+  assert.equal(old.mayAsk, false, 'a computer that cannot ask is not asked again');
+
+  // Cancel withdraws the question.
+  const cancel = refused();
+  cancel.handle('ask');
+  cancel.handle('pending', rules.asking);
+  assert.deepEqual(sends(cancel.handle('list')), ['stopScreen', 'listDisplays']);
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_CHARACTERS, MAX_CHUNK_UTF16, cleanText, textChunks, typingAvailable } from '../core/textinput.js';
+import {
+  MAX_BYTES, MAX_CHARACTERS, MAX_CHUNK_UTF16, MAX_SCALARS_PER_CHARACTER, cleanText, textChunks, typingAvailable,
+} from '../core/textinput.js';
 import { loadJSON } from './support.js';
 
 const fixture = loadJSON('Tests/Fixtures/rules/text-input.json');
@@ -8,6 +10,8 @@ const fixture = loadJSON('Tests/Fixtures/rules/text-input.json');
 test('the limits are the fixture\'s', () => {
   assert.equal(MAX_CHARACTERS, fixture.maxCharacters);
   assert.equal(MAX_CHUNK_UTF16, fixture.maxChunkUTF16);
+  assert.equal(MAX_SCALARS_PER_CHARACTER, fixture.maxScalarsPerCharacter);
+  assert.equal(MAX_BYTES, fixture.maxBytes);
 });
 
 for (const { name, input, output } of fixture.clean) {

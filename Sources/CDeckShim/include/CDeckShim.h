@@ -127,3 +127,8 @@ int deck_evdev_name(int fd, char *name, uint32_t size);
 int deck_evdev_bits(int fd, uint32_t type, uint8_t *bits, uint32_t size);
 /// EVIOCGABS: the range of absolute axis `code`; 0, or −errno.
 int deck_evdev_abs_range(int fd, uint32_t code, int32_t *minimum, int32_t *maximum);
+
+// glibc's allocator arenas (mallopt is declared in malloc.h, which Swift's Glibc module leaves out): at most
+// `count`; returns mallopt's 1 on success.
+#include <malloc.h>
+static inline int deck_bound_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }

@@ -1,9 +1,10 @@
+import DeckDesktop
 import DeckKit
 import Foundation
 
 /// Turns one viewing session's `pointer` messages into `InputSink` calls on the viewed monitor.
 ///
-/// A plain value (STYLE practice 2): it never sleeps and never touches the desktop. Each call returns the
+/// A plain value (DESIGN.md#state-machines): it never sleeps and never touches the desktop. Each call returns the
 /// actions to perform now and, when a move was held back by the 60-per-second limit, the time at which
 /// the owner should call `wake(now:)` so that move (always the newest) is applied.
 /// Click counting and the held-button rule come from DeckKit's `PointerPlan`.

@@ -29,10 +29,20 @@ final class CommandLog {
 
     /// Writes a separator line naming the command and the time, so runs can be told apart.
     func appendHeader(for command: String) {
-        let stamp = ISO8601DateFormatter().string(from: Date())
-        let header = "--- \(stamp) $ \(command)\n"
+        let header = "--- \(Self.utcStamp()) $ \(command)\n"
         _ = header.withCString { write(descriptor, $0, strlen($0)) }
         outputStart = lseek(descriptor, 0, SEEK_END)
+    }
+
+    /// Now as `2026-12-02T08:07:50Z`, by gmtime_r and strftime: a new ISO8601DateFormatter per press read the
+    /// zone files each time, a few milliseconds of a command key's press.
+    static func utcStamp(_ time: time_t = Glibc.time(nil)) -> String {
+        var seconds = time
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text = [CChar](repeating: 0, count: 32)
+        let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: text[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Closes the parent's copy; the child keeps writing through its own.
@@ -41,12 +51,25 @@ final class CommandLog {
         descriptor = -1
     }
 
-    /// What this run printed so far (the tail of the file after its header).
-    func outputSinceHeader() -> String {
+    /// This run's output in the file, readable after the log is closed.
+    var output: CommandOutput { CommandOutput(path: path, start: UInt64(max(outputStart, 0))) }
+
+    /// What this run printed so far (the last 64 KiB of it).
+    func outputSinceHeader() -> String { output.tail() }
+}
+
+/// Where one run's output lies in its log file: from `start` to the end.
+struct CommandOutput: Sendable {
+    let path: String
+    let start: UInt64
+
+    /// The last `limit` bytes of the run's output (its last line is what a failure shows).
+    func tail(limit: UInt64 = 64 * 1024) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
         defer { try? handle.close() }
-        try? handle.seek(toOffset: UInt64(max(outputStart, 0)))
-        let data = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        let end = (try? handle.seekToEnd()) ?? start
+        try? handle.seek(toOffset: max(start, end > limit ? end - limit : 0))
+        let data = (try? handle.readToEnd()) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import DeckKit
+import DeckTransport
 import Foundation
 
 /// The paired devices, kept in `devices.json` (mode 0600) and saved after every change.
@@ -55,7 +56,15 @@ public final class DeviceBook {
         try save()
     }
 
-    private func save() throws { try store.save(DeviceFile(devices: records), to: .devices) }
+    /// Where the ids are published for the transport's front door (`KnownDevices`); set once by the daemon.
+    var published: KnownDevices? {
+        didSet { published?.replace(with: records.map(\.id)) }
+    }
+
+    private func save() throws {
+        published?.replace(with: records.map(\.id))  // before the write: a failed save still changed the list
+        try store.save(DeviceFile(devices: records), to: .devices)
+    }
 }
 
 /// Why `touchdeck devices rename` was refused.

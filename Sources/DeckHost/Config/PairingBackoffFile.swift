@@ -1,4 +1,5 @@
 import DeckCrypto
+import DeckLog
 import Foundation
 
 /// `pairing-backoff.json` in the config dir (mode 0600): the PIN gate's dead-PIN count and the end of its

@@ -5,13 +5,16 @@ import Foundation
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// What to do.
     public enum Command: String, Codable, Sendable {
-        case pair, devices, allowScreen, revoke, rename, status, disconnectViewer, record
+        case pair, devices, allowScreen, allowEdit, allowClipboard, pasteChord, revoke, rename, status
+        case disconnectViewer, record
+        /// `touchdeck profile list|switch|export|import` (`name` is the profile's, `file` an import's text).
+        case profiles, switchProfile, exportProfile, importProfile
     }
 
     public var command: Command
     /// The device a per-device command is about.
     public var name: String?
-    /// For `allowScreen`: on or off.
+    /// For `allowScreen`, `allowEdit`, `allowClipboard` and `pasteChord`: on or off.
     public var on: Bool?
     /// For `rename`: the name wanted (the host cleans it).
     public var newName: String?
@@ -19,6 +22,13 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var action: String?
     public var display: Int?
     public var fps: Int?
+    /// For `record start`: the longest the recording may run, in seconds (nil: 2 hours).
+    public var maxSeconds: Int?
+    /// With `status`: also check the daemon's own session (its desktop and sound server) and answer with it
+    /// (`ControlResponse.session`), for `touchdeck doctor`.
+    public var session: Bool?
+    /// For `importProfile`: the profile file's text.
+    public var file: String?
 
     public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command
@@ -33,6 +43,10 @@ public struct DeviceSummary: Codable, Equatable, Sendable {
     public var id: String
     public var name: String
     public var screenAllowed: Bool
+    /// May change the deck (`touchdeck devices allow-edit`).
+    public var editAllowed: Bool
+    /// May trade the clipboard while viewing (`touchdeck devices allow-clipboard`).
+    public var clipboardAllowed: Bool
     public var lastSeen: Date?
     /// Open authorized connections of this device right now.
     public var connections: Int
@@ -42,16 +56,38 @@ public struct DeviceSummary: Codable, Equatable, Sendable {
     public var note: String
 
     public init(
-        id: String, name: String, screenAllowed: Bool, lastSeen: Date?, connections: Int, protocolVersion: Int?,
-        note: String
+        id: String, name: String, screenAllowed: Bool, editAllowed: Bool = true, lastSeen: Date?, connections: Int,
+        protocolVersion: Int?, note: String, clipboardAllowed: Bool = false
     ) {
         self.id = id
         self.name = name
         self.screenAllowed = screenAllowed
+        self.editAllowed = editAllowed
+        self.clipboardAllowed = clipboardAllowed
         self.lastSeen = lastSeen
         self.connections = connections
         self.protocolVersion = protocolVersion
         self.note = note
+    }
+}
+
+/// One profile as `touchdeck profile list` shows it.
+public struct ProfileSummary: Codable, Equatable, Sendable {
+    public var name: String
+    /// The shared current profile: the one every device that follows shows.
+    public var current: Bool
+    /// The grid size and how many pages hold keys.
+    public var grid: String
+    public var pages: Int
+    /// The paired devices that keep this profile as their own.
+    public var keptBy: [String]
+
+    public init(name: String, current: Bool, grid: String, pages: Int, keptBy: [String]) {
+        self.name = name
+        self.current = current
+        self.grid = grid
+        self.pages = pages
+        self.keptBy = keptBy
     }
 }
 
@@ -85,6 +121,12 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var saved: HostMessage.RecordingEntry?
     public var recordings: [HostMessage.RecordingEntry]?
     public var recordFolder: String?
+    /// `status` asked with `session`: the desktop and sound server checks as the daemon's process sees them.
+    public var session: [Doctor.Check]?
+    /// `profiles`, `switchProfile` and `importProfile`: every profile after the command.
+    public var profiles: [ProfileSummary]?
+    /// `exportProfile`: the profile file's text.
+    public var file: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -1,3 +1,4 @@
+import DeckLog
 import Foundation
 
 #if canImport(Glibc)
@@ -139,7 +140,13 @@ public final class ControlServer: @unchecked Sendable {
             done.signal()
         }
         done.wait()
-        return box.value ?? .failure("no answer")
+        guard var response = box.value else { return .failure("no answer") }
+        if request.command == .status, request.session == true, response.ok {
+            // The session is this process's, not the actor's state: checked here, on this thread, so opening a
+            // display or running pactl never holds the host's actor.
+            response.session = SessionChecks().run()
+        }
+        return response
     }
 
     private func peerIsOwner(_ fd: Int32) -> Bool { ControlSocket.peerUID(fd) == getuid() }

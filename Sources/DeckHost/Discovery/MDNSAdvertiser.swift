@@ -1,4 +1,5 @@
 import CAvahi
+import DeckLog
 import Foundation
 
 /// Publishes `_touchdeck._tcp` on the port through the system's Avahi daemon.

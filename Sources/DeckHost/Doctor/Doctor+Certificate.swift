@@ -3,7 +3,7 @@ import Foundation
 
 extension Doctor {
     /// The local CA: present, name-constrained, its fingerprint, and whether it covers this computer's names
-    /// and addresses as they are now (SPEC §1: one outside its constraints is left out of the certificate).
+    /// and addresses as they are now (DESIGN.md#local-ca: one outside its constraints is left out of the certificate).
     func certificateChecks(identity: LocalIdentity = .current()) -> [Check] {
         let directory = configDirectory.appendingPathComponent("tls")
         let ca = directory.appendingPathComponent("ca.pem")

@@ -1,24 +1,30 @@
 import DeckWayland
 import Foundation
 
-extension Doctor {
+extension SessionChecks {
     /// The desktop back-end in use and, for GNOME on Wayland, what it needs (instead of the X11 checks).
     func desktopChecks() -> [Check] {
         let backend = DesktopBackend.choose(
             environment: environment, mutterOnBus: MutterDesktop.isAvailable, portalOnBus: PortalDesktop.isAvailable)
         switch backend {
         case .x11:
-            return [Check(name: "desktop", ok: true, detail: backend.name, fix: "")] + displayChecks()
+            return [Check(name: "desktop", ok: true, detail: backend.name, fix: "")] + displayChecks() + [
+                clipboard(nil)
+            ]
         case .mutter:
-            return [Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap()]
+            return [
+                Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap(),
+                clipboard(MutterDesktop.noClipboardReason),
+            ]
         case .portal:
             return [
                 Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(),
                 Check(
                     name: "screen consent", ok: true,
-                    detail: "the computer's user approves screen sharing on the computer (once, where the portal keeps it)",
+                    detail:
+                        "the computer's user approves screen sharing on the computer (once, where the portal keeps it)",
                     fix: ""),
-                inputCheck(HostDesktop.portalInputRoute()),
+                inputCheck(PortalDesktop.inputRoute()), clipboard(PortalDesktop.noClipboardReason),
             ]
         case .waylandUnsupported(let missing):
             return [
@@ -33,6 +39,16 @@ extension Doctor {
                     fix: "run touchdeck inside your desktop session, or use `make run` for a private Xvfb")
             ]
         }
+    }
+
+    /// Whether a viewer allowed to can trade the clipboard here (DESIGN.md#clipboard); a desktop without one is
+    /// said, not failed: there is nothing for the user to fix.
+    private func clipboard(_ unavailable: String?) -> Check {
+        Check(
+            name: "clipboard", ok: true,
+            detail: unavailable.map { "not offered: \($0)" }
+                ?? "CLIPBOARD through XFixes, for a viewer allowed to (touchdeck devices allow-clipboard NAME on)",
+            fix: "")
     }
 
     /// How the pointer and the keys reach a portal desktop.

@@ -1,12 +1,13 @@
 import CAvahi
-import CX11
-import DeckX11
+import DeckActions
+import DeckDesktop
+import DeckSound
 import Foundation
 
 /// `touchdeck doctor`: checks what the features need and says how to fix what is missing.
 public struct Doctor {
     /// One check's outcome.
-    public struct Check: Equatable, Sendable {
+    public struct Check: Codable, Equatable, Sendable {
         public var name: String
         public var ok: Bool
         public var detail: String
@@ -22,52 +23,43 @@ public struct Doctor {
         self.environment = environment
     }
 
-    /// Runs every check.
+    /// Runs every check. The desktop and the sound server are the running daemon's when one answers (they are
+    /// what it uses); only without a daemon are they this process's own.
     public func run() -> [Check] {
-        desktopChecks() + [soundServer(), mdns()] + certificateChecks() + [daemon()]
+        let daemon = askDaemon()
+        return sessionChecks(daemon) + [mdns()] + certificateChecks() + [daemonCheck(daemon)]
     }
 
-    func displayChecks() -> [Check] {
-        let fixDisplay =
-            "run touchdeck inside your desktop session (DISPLAY must be set), or use `make run` for a private Xvfb"
-        guard let name = environment["DISPLAY"], !name.isEmpty else {
-            let missing = Check(name: "display", ok: false, detail: "DISPLAY is not set", fix: fixDisplay)
-            return [missing, skipped("XTest"), skipped("XShm")]
+    /// `touchdeck doctor --fix`: undoes what a killed host left behind (the sound routed to our sink). Leaves
+    /// it to a running daemon, which owns the routing. Says what it did.
+    public func fix() -> String {
+        guard askDaemon() == nil else { return "the daemon is running: it owns the sound routing, nothing to fix" }
+        let store = RoutingRecordStore.file(in: HostDesktop.soundRoutingFolder(HostEnvironment(environment)))
+        do {
+            let undone = try SoundCapture.undoLeftover(store: store)
+            return undone
+                ? "gave the sound back to the speakers (a host that was killed had left it routed to TouchDeck)"
+                : "nothing to fix: the sound is not routed to TouchDeck"
+        } catch {
+            return "could not reach the sound server to check the routing: \(error)"
         }
-        guard let display = XDisplay(name: name) else {
-            let failed = Check(name: "display", ok: false, detail: "cannot open \(name)", fix: fixDisplay)
-            return [failed, skipped("XTest"), skipped("XShm")]
+    }
+
+    /// The daemon's `status`, with its session checks; nil when none answers for `configDirectory`.
+    func askDaemon() -> ControlResponse? {
+        var request = ControlRequest(command: .status)
+        request.session = true
+        return try? ControlClient.send(request, configDirectory: configDirectory, environment: environment)
+    }
+
+    func sessionChecks(_ daemon: ControlResponse?) -> [Check] {
+        // A daemon from before `session` answers without it: then this shell's session is the best guess.
+        guard let reported = daemon?.session else { return SessionChecks(environment: environment).run() }
+        return reported.map { check in
+            var marked = check
+            marked.detail += " (in the running daemon)"
+            return marked
         }
-        return [
-            Check(name: "display", ok: true, detail: "\(name) is open", fix: ""),
-            extensionCheck(
-                display, "XTEST", label: "XTest", fix: "enable the XTEST extension (Xvfb and Xorg have it by default)"),
-            extensionCheck(
-                display, "MIT-SHM", label: "XShm",
-                fix: "enable MIT-SHM; screen capture falls back to slow copies without it"),
-        ]
-    }
-
-    private func extensionCheck(_ display: XDisplay, _ name: String, label: String, fix: String) -> Check {
-        var opcode: Int32 = 0
-        var event: Int32 = 0
-        var error: Int32 = 0
-        let present = XQueryExtension(display.handle, name, &opcode, &event, &error) != 0
-        return Check(name: label, ok: present, detail: present ? "present" : "\(name) is missing", fix: fix)
-    }
-
-    private func skipped(_ name: String) -> Check {
-        Check(name: name, ok: false, detail: "not checked: no display", fix: "fix the display first")
-    }
-
-    private func soundServer() -> Check {
-        let (status, output) = Self.run("pactl", ["info"])
-        let server = output.split(separator: "\n").first { $0.hasPrefix("Server Name:") }.map(String.init) ?? ""
-        return Check(
-            name: "sound server", ok: status == 0, detail: status == 0 ? server : "pactl cannot reach a server",
-            fix:
-                "start PulseAudio or PipeWire's pulse server (`systemctl --user start pipewire-pulse`); install pulseaudio-utils for pactl"
-        )
     }
 
     private func mdns() -> Check {
@@ -89,18 +81,19 @@ public struct Doctor {
         return Check(name: "mDNS", ok: true, detail: version, fix: "")
     }
 
-    private func daemon() -> Check {
-        let running =
-            (try? ControlClient.send(ControlRequest(command: .status), configDirectory: configDirectory)) != nil
-        return Check(
-            name: "daemon", ok: running, detail: running ? "answering" : "not running for \(configDirectory.path)",
+    private func daemonCheck(_ daemon: ControlResponse?) -> Check {
+        Check(
+            name: "daemon", ok: daemon != nil,
+            detail: daemon != nil ? "answering" : "not running for \(configDirectory.path)",
             fix: "start it: `touchdeck serve` (or `systemctl --user enable --now touchdeck`)")
     }
 
-    static func run(_ tool: String, _ arguments: [String]) -> (Int32, String) {
+    /// Runs `tool` with `environment` (nil: this process's); its exit status and standard output.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

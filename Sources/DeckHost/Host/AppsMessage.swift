@@ -1,4 +1,5 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import Foundation
 

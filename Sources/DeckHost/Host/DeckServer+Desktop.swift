@@ -1,10 +1,11 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import DeckTransport
 import Foundation
 
-// The app catalog, the volume gauge and the keypad (PROTOCOL §6, SPEC §4–§5). The desktop work runs off the
-// actor; its answers come back through the actor, which re-checks that the connection is still there
+// The app catalog, the volume gauge and the keypad (PROTOCOL §6, DESIGN.md#deck, #search). The desktop work runs off
+// the actor; its answers come back through the actor, which re-checks that the connection is still there
 // (`sendSealed` drops messages for closed connections).
 extension DeckServer {
     /// `listApps` → `apps`, scanned and encoded off the actor; concurrent requests share one scan.
@@ -24,16 +25,18 @@ extension DeckServer {
     /// `setVolume` and `toggleMute`, applied in arrival order. Success needs no reply: the sound server
     /// reports the change, and `volumeChanged` sends it to every device. A failure is told to the sender,
     /// with the state to put its gauge back to.
-    func changeVolume(for id: ConnectionID, _ change: @escaping @Sendable (VolumeControl) async -> ActionResult) {
+    func changeVolume(
+        for id: ConnectionID, request: String, _ change: @escaping @Sendable (VolumeControl) async -> ActionResult
+    ) {
         let volume = desktop.volume
         volumeLane.add {
             guard case .failed(let reason) = await change(volume) else { return }
-            await self.volumeChangeFailed(reason, for: id)
+            await self.volumeChangeFailed(reason, request: request, for: id)
         }
     }
 
-    private func volumeChangeFailed(_ reason: String, for id: ConnectionID) {
-        sendSealed(.error(.init(code: .unavailable, message: reason)), to: id)
+    private func volumeChangeFailed(_ reason: String, request: String, for id: ConnectionID) {
+        sendSealed(.error(.init(code: .unavailable, message: reason, request: request)), to: id)
         sendSealed(.volume(Self.wire(desktop.volume.current())), to: id)
     }
 
@@ -79,7 +82,7 @@ extension DeckServer {
 
     private func keyTyped(_ result: ActionResult, for id: ConnectionID) {
         switch result {
-        case .ok: sendSealed(.keypadResult(.init(ok: true)), to: id)
+        case .ok, .running: sendSealed(.keypadResult(.init(ok: true)), to: id)
         case .failed(let reason): sendSealed(.keypadResult(.init(ok: false, reason: reason)), to: id)
         }
     }

@@ -2,14 +2,14 @@ import DeckKit
 import DeckTransport
 import Foundation
 
-// Screen viewing (PROTOCOL §6 "Screen", SPEC §7). For now: the monitor list with thumbnails.
+// Screen viewing (PROTOCOL §6 "Screen", DESIGN.md#viewing). For now: the monitor list with thumbnails.
 extension DeckServer {
     /// `listDisplays` → `displays`. A device whose "screen allowed" is off gets `notAllowed` and an empty list
     /// without the desktop being touched. Otherwise the monitors are listed and grabbed off the actor; the
     /// answer is checked against the device's setting again when it is ready, so `allow-screen NAME off`
     /// given meanwhile still keeps the pictures from it.
     func listDisplays(for id: ConnectionID) {
-        guard screenAllowed(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
+        guard mayView(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
         let source = desktop.screen
         let log = self.log
         Task {
@@ -19,7 +19,7 @@ extension DeckServer {
     }
 
     private func displaysReady(_ message: HostMessage.Displays, for id: ConnectionID) {
-        guard screenAllowed(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
+        guard mayView(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
         sendSealed(.displays(message), to: id)
     }
 
@@ -28,5 +28,11 @@ extension DeckServer {
     func screenAllowed(for id: ConnectionID) -> Bool {
         guard let deviceId = connections[id]?.session.authorizedDevice else { return false }
         return devices.record(id: deviceId)?.screenAllowed == true
+    }
+
+    /// Whether `id` may list the monitors and view now: the device's permission, or the "Allow once" its user
+    /// answered for this connection (DeckServer+Asking). Recording and fetching recordings need the permission.
+    func mayView(for id: ConnectionID) -> Bool {
+        screenAllowed(for: id) || viewingPasses[id] != nil
     }
 }

@@ -1,4 +1,5 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import DeckTransport
 
@@ -10,44 +11,56 @@ extension DeckServer {
     /// `typeText` → the cleaned text typed, then Return when asked → one `typed`. Return is pressed only after
     /// every key of the text reached the desktop, and only if the text did.
     func typeText(_ request: DeviceMessage.TypeText, from id: ConnectionID) {
-        guard mayType(request, from: id) else { return }
+        guard let serial = mayType(request, from: id) else { return }
         let (typing, text) = (desktop.typing, TextInput.clean(request.text))
         keypadLane.add {
-            var result = text.isEmpty ? .ok : await typing.typeText(text)
-            if result == .ok, request.enter { result = await typing.pressKey(.returnKey) }
-            await self.typed(result, for: id)
+            guard await self.isViewing(serial) else { return await self.typed(.failed(Self.endedReason), for: id) }
+            await self.typed(await Self.typeThenReturn(text, enter: request.enter, with: typing), for: id)
         }
+    }
+
+    /// Types cleaned `text`, then presses Return when `enter` and only if the text landed (`typeText` and text keys).
+    static func typeThenReturn(_ text: String, enter: Bool, with typing: TypingSink) async -> ActionResult {
+        var result = text.isEmpty ? ActionResult.ok : await typing.typeText(text)
+        if result == .ok, enter { result = await typing.pressKey(KeyChord(.returnKey)) }
+        return result
     }
 
     /// `pressKey` → the special key pressed → one `typed`.
     func pressKey(_ key: SpecialKey, from id: ConnectionID) {
-        guard mayType(DeviceMessage.PressKey(key: key), from: id) else { return }
+        guard let serial = mayType(DeviceMessage.PressKey(chord: key), from: id) else { return }
         let typing = desktop.typing
         keypadLane.add {
+            guard await self.isViewing(serial) else { return await self.typed(.failed(Self.endedReason), for: id) }
             let result = await typing.pressKey(key)
             await self.typed(result, for: id)
         }
     }
 
-    /// A device at protocol 1 never asked for typing (`error{unavailable}`); anyone but the current viewer
-    /// gets `typed{ok:false}`. Typing shares the keypad's lane: keys from both land in the order they came.
-    private func mayType(_ message: some MessageBody, from id: ConnectionID) -> Bool {
+    /// Why keys waiting in the lane when viewing ended are dropped, not typed.
+    static let endedReason = "viewing ended before the keys were typed"
+
+    /// A device at protocol 1 never asked for typing (`error{unavailable}`); anyone but the current viewer,
+    /// and the viewer before `screenStarted` (a portal desktop may wait minutes for its user's approval), gets
+    /// `typed{ok:false}`. Returns the viewing's serial: keys still waiting in the lane when that viewing has
+    /// ended are dropped. Typing shares the keypad's lane: keys from both land in the order they came.
+    private func mayType(_ message: some MessageBody, from id: ConnectionID) -> UInt64? {
         let deviceProtocol = connections[id]?.session.deviceProtocol ?? ProtocolVersion.legacy
         guard ProtocolVersion.agreed(device: deviceProtocol, host: ProtocolVersion.current) >= 2 else {
             let text = "\(type(of: message).type) needs protocol 2; this device said \(deviceProtocol)"
-            sendSealed(.error(.init(code: .unavailable, message: text)), to: id)
-            return false
+            sendSealed(.error(.init(code: .unavailable, message: text, request: type(of: message).type)), to: id)
+            return nil
         }
-        guard viewing?.connection == id else {
+        guard let serial = viewing.announcedSerial(of: id) else {
             sendSealed(.typed(.init(ok: false, reason: Self.notViewerReason)), to: id)
-            return false
+            return nil
         }
-        return true
+        return serial
     }
 
     private func typed(_ result: ActionResult, for id: ConnectionID) {
         switch result {
-        case .ok: sendSealed(.typed(.init(ok: true)), to: id)
+        case .ok, .running: sendSealed(.typed(.init(ok: true)), to: id)
         case .failed(let reason): sendSealed(.typed(.init(ok: false, reason: reason)), to: id)
         }
     }

@@ -1,289 +1,60 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import DeckMedia
-import DeckScreen
 import DeckSound
 import DeckTransport
 import Foundation
 
-/// The one device viewing the screen, as the actor keeps it.
-struct Viewing {
-    let serial: UInt64
-    let connection: ConnectionID
-    let viewer: ScreenAccess.Viewer
-    let monitor: Monitor
-    /// Nil while the stream is being opened (off the actor).
-    var stream: ScreenStream?
-    var pointer: PointerDriver
-    /// A pointer wake-up is scheduled (a move held back by the 60-per-second limit).
-    var wakeScheduled = false
-    /// The viewer's sound, while asked for (`audio`); `soundRunning` once the capture said it runs.
-    var sound: AudioStream?
-    var soundRunning = false
-    /// `screenStarted` has been sent (it waits for the video and for a sound start asked with `startScreen`).
-    var announced = false
-    var displayId: Int
-}
+/// Viewing as the actor keeps it: the machine with the handles the actor opens.
+typealias Viewing = ViewingMachine<ScreenStream, AudioStream>
 
-// Screen viewing (PROTOCOL §6 "Screen", §7 "Video"): access, the stream's start and options, the pointer, and
-// the one stop path every end of viewing goes through.
+// Screen viewing (PROTOCOL §6 "Screen", §7 "Video"): the requests go to `ViewingMachine`, which decides; this
+// file carries out what it returns (the desktop looked at, the stream and the sound, the pointer lane, the
+// watch) and feeds what comes back in as events.
 extension DeckServer {
-    /// `startScreen`: decides access (allowed → capture possible → unlocked → nobody else), then opens the
-    /// stream off the actor and answers `screenStarted`, or `screenDenied` with the reason.
+    /// `startScreen`: answered `screenStarted`, or `screenDenied` with the reason (ViewingMachine+Start).
+    /// A device that may not view and says `ask` asks the computer's user first (DeckServer+Asking).
     func startScreen(_ request: DeviceMessage.StartScreen, from id: ConnectionID) {
-        guard screenAllowed(for: id) else { return sendSealed(.screenDenied(.init(reason: .notAllowed)), to: id) }
-        let source = desktop.screen
-        let isLocked = desktop.isLocked
-        Task {
-            let monitors = try? await source.monitors()
-            let locked = await isLocked()
-            let approval = await Task.detached { source.needsApproval() }.value
-            self.decideScreen(request, from: id, monitors: monitors, locked: locked, needsApproval: approval)
-        }
+        if request.ask == true, !mayView(for: id) { return askToView(from: id) }
+        carryOut(viewing.ask(request, from: id, allowed: mayView(for: id)))
     }
 
-    /// Access decided, the stream is opened; when the desktop will ask its user first (the ScreenCast portal's
-    /// first use), the device hears `screenPending{approval}` at once, `screenStarted` or `screenDenied` later.
-    private func decideScreen(
-        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool,
-        needsApproval: Bool
-    ) {
-        guard let deviceId = connections[id]?.session.authorizedDevice else { return }  // gone meanwhile
-        let decision = ScreenAccess.decide(
-            allowed: screenAllowed(for: id), permission: monitors != nil, locked: locked, viewer: viewing?.viewer,
-            requester: deviceId)
-        if let denial = decision.denial { return sendSealed(.screenDenied(denial), to: id) }
-        guard let monitor = monitors?.first(where: { $0.id == request.displayId }) else {
-            let known = monitors?.map { "\($0.id)" }.joined(separator: ", ") ?? ""
-            return sendSealed(
-                .error(.init(code: .badMessage, message: "no display has id \(request.displayId) (ids: \(known))")),
-                to: id)
-        }
-        guard let sealer = connections[id]?.session.mediaSealer else { return }
-        if needsApproval { sendSealed(.screenPending(.init(reason: .approval)), to: id) }
-        // The same device again (another monitor, a reconnect, a second tab): its old stream ends first.
-        if let current = viewing {
-            stopViewing(current.connection == id ? nil : .replaced, quietly: true)
-        }
-        viewingSerial += 1
-        let serial = viewingSerial
-        let name = devices.record(id: deviceId)?.name ?? deviceId
-        viewing = Viewing(
-            serial: serial, connection: id, viewer: ScreenAccess.Viewer(deviceId: deviceId, name: name),
-            monitor: monitor, stream: nil, pointer: PointerDriver(monitor: Rect(monitor.frame)),
-            displayId: request.displayId)
-        if request.audio { startSound(serial) }
-        let options = ScreenStream.Options(
-            monitor: monitor, maxSide: request.maxSide, fps: request.fps, encoder: desktop.encoder)
-        let (link, log, source) = (self.link, self.log, desktop.screen)
-        Task.detached {
-            let opened = Result {
-                try ScreenStream(
-                    options, source: source, log: log,
-                    send: { payload, onSent in sealer.seal(payload) { link.send(binary: $0, to: id, onSent: onSent) } },
-                    failed: { failure in Task { await self.streamFailed(serial, failure) } })
-            }
-            await self.streamOpened(serial, opened)
-        }
-    }
-
-    private func streamOpened(_ serial: UInt64, _ opened: Result<ScreenStream, any Error>) {
-        guard var current = viewing, current.serial == serial else {
-            // Viewing ended (or moved on) while the stream opened: it never starts.
-            if case .success(let stream) = opened { Task.detached { stream.stop() } }
-            return
-        }
-        switch opened {
-        case .failure(let error):
-            log.error("screen viewing could not start: \(error)", ["device.name": current.viewer.name])
-            viewing = nil
-            current.sound?.stop()
-            sendSealed(.screenDenied(.init(reason: .noPermission)), to: current.connection)
-        case .success(let stream):
-            current.stream = stream
-            viewing = current
-            announceStarted(serial)
-        }
-    }
-
-    /// Sends `screenStarted` once the video runs and a sound asked for has started (or failed).
-    private func announceStarted(_ serial: UInt64) {
-        guard var current = viewing, current.serial == serial, !current.announced, let stream = current.stream,
-            current.sound == nil || current.soundRunning
-        else { return }
-        current.announced = true
-        viewing = current
-        let started = HostMessage.ScreenStarted(
-            displayId: current.displayId, width: stream.size.width, height: stream.size.height, fps: stream.fps,
-            audio: current.soundRunning, viewOnly: stream.inputRefusal ?? desktop.inputUnavailable)
-        sendSealed(.screenStarted(started), to: current.connection)
-        log.notice(
-            "screen viewing started",
-            ["device.name": current.viewer.name, "display": current.monitor.name,
-             "size": "\(stream.size.width)x\(stream.size.height)", "fps": "\(stream.fps)"])
-        notifier.notify(
-            "TouchDeck: \(current.viewer.name) is viewing your screen",
-            "Monitor \(current.monitor.name). End it with: touchdeck disconnect-viewer")
-        watchWhileViewing(serial)
-    }
-
-    /// Starts the viewer's sound: a consumer of the shared capture, subscribed here on the actor so that
-    /// starts and stops reach the sound queue in the order viewing asked for them.
-    private func startSound(_ serial: UInt64) {
-        guard var current = viewing, current.serial == serial, current.sound == nil,
-            let sealer = connections[current.connection]?.session.mediaSealer
-        else { return }
-        let (link, id) = (self.link, current.connection)
-        current.sound = AudioStream(
-            source: desktop.sound,
-            send: { payload, onSent in sealer.seal(payload) { link.send(binary: $0, to: id, onSent: onSent) } },
-            started: { error in Task { await self.soundStarted(serial, error) } })
-        current.soundRunning = false
-        viewing = current
-    }
-
-    private func soundStarted(_ serial: UInt64, _ error: SoundError?) {
-        guard var current = viewing, current.serial == serial, let sound = current.sound else { return }
-        if let error {
-            log.warning("sound for the viewer could not start: \(error)", ["device.name": current.viewer.name])
-            sound.stop()
-            current.sound = nil
-        } else {
-            current.soundRunning = true
-        }
-        viewing = current
-        announceStarted(serial)
-    }
-
-    private func stopSound(_ serial: UInt64) {
-        guard var current = viewing, current.serial == serial, let sound = current.sound else { return }
-        endSound(sound, viewer: current.viewer.name)
-        current.sound = nil
-        current.soundRunning = false
-        viewing = current
-    }
-
-    /// Every second while someone views: still allowed, still unlocked? Otherwise viewing stops at once.
-    private func watchWhileViewing(_ serial: UInt64) {
-        let isLocked = desktop.isLocked
-        Task {
-            while await self.isViewing(serial) {
-                let locked = await isLocked()
-                await self.recheck(serial, locked: locked)
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
-    }
-
-    private func isViewing(_ serial: UInt64) -> Bool { viewing?.serial == serial }
-
-    private func recheck(_ serial: UInt64, locked: Bool) {
-        guard let current = viewing, current.serial == serial else { return }
-        let decision = ScreenAccess.decide(
-            allowed: screenAllowed(for: current.connection), permission: true, locked: locked,
-            viewer: current.viewer, requester: current.viewer.deviceId)
-        switch decision {
-        case .notAllowed: stopViewing(.notAllowed)
-        case .locked: stopViewing(.locked)
-        default: break
-        }
-    }
-
-    private func streamFailed(_ serial: UInt64, _ failure: ScreenStream.Failure) {
-        guard viewing?.serial == serial else { return }
-        log.error("screen viewing failed: \(failure)")
-        stopViewing(.error)
-    }
-
-    /// Leaves the capture (returns at once: its queue restores the speakers, in order with any later start).
-    private func endSound(_ sound: AudioStream, viewer: String) {
-        sound.stop()
-        let counts = sound.counts
-        log.info("sound for the viewer stopped", ["device.name": viewer, "packets.sent": "\(counts.sent)",
-            "packets.dropped": "\(counts.dropped)"])
-    }
-
-    /// `stopScreen`.
+    /// `stopScreen`; while the device's question is open, it is withdrawn.
     func stopScreen(from id: ConnectionID) {
-        guard viewing?.connection == id else { return sendSealed(.screenStopped(.init(reason: .requested)), to: id) }
-        stopViewing(.requested)
+        withdrawQuestion(of: id)
+        carryOut(viewing.stopScreen(from: id))
     }
 
     /// `screenOptions`: a new rate for the running stream, sound on or off (neither restarts the video).
     func screenOptions(_ options: DeviceMessage.ScreenOptions, from id: ConnectionID) {
-        guard let current = viewing, current.connection == id else { return }
-        current.stream?.setFPS(options.fps)
-        if options.audio { startSound(current.serial) } else { stopSound(current.serial) }
+        carryOut(viewing.options(options, from: id))
     }
 
     /// `requestKeyframe`: the next frame is a keyframe, even on a still screen.
-    func requestKeyframe(from id: ConnectionID) {
-        guard let current = viewing, current.connection == id else { return }
-        current.stream?.requestKeyframe()
-    }
+    func requestKeyframe(from id: ConnectionID) { carryOut(viewing.requestKeyframe(from: id)) }
 
     /// `pointer`: mapped into the viewed monitor and performed in order; ignored unless `id` is viewing.
     func pointer(_ event: DeviceMessage.Pointer, from id: ConnectionID) {
-        guard var current = viewing, current.connection == id, current.stream != nil else { return }
-        let output = current.pointer.receive(event, now: ProcessInfo.processInfo.systemUptime)
-        viewing = current
-        apply(output, serial: current.serial)
+        carryOut(viewing.pointer(event, from: id, now: ProcessInfo.processInfo.systemUptime))
     }
 
-    private func apply(_ output: PointerDriver.Output, serial: UInt64) {
-        if !output.actions.isEmpty {
-            let (input, actions, log) = (desktop.input, output.actions, self.log)
-            pointerLane.add {
-                do { try await input.perform(actions) } catch { log.warning("pointer input failed: \(error)") }
-            }
-        }
-        guard let wakeAt = output.wakeAt, var current = viewing, !current.wakeScheduled else { return }
-        current.wakeScheduled = true
-        viewing = current
-        let delay = max(0, wakeAt - ProcessInfo.processInfo.systemUptime)
-        Task {
-            try? await Task.sleep(for: .seconds(delay))
-            await self.pointerWake(serial)
-        }
+    /// Ends viewing for any reason (the one stop path is `ViewingMachine.stop`).
+    func stopViewing(_ reason: HostMessage.ScreenStopped.Reason?) { carryOut(viewing.stop(reason)) }
+
+    /// Ends viewing if `id` views: closed (`reason` nil), revoked, `allow-screen off`.
+    func endViewing(of id: ConnectionID, _ reason: HostMessage.ScreenStopped.Reason?) {
+        carryOut(viewing.end(id, reason))
     }
 
-    private func pointerWake(_ serial: UInt64) {
-        guard var current = viewing, current.serial == serial else { return }
-        current.wakeScheduled = false
-        let output = current.pointer.wake(now: ProcessInfo.processInfo.systemUptime)
-        viewing = current
-        apply(output, serial: serial)
-    }
-
-    /// The one stop path: every end of viewing comes here (`stopScreen`, the viewer's connection closing or
-    /// its device revoked, lock, `allow-screen off`, `touchdeck disconnect-viewer`, the host stopping, a
-    /// capture or encoder failure, another connection of the same device taking over). It stops the stream,
-    /// releases a held pointer button, tells the viewer why (`reason` nil: the connection is gone or
-    /// starts a new stream at once) and the host's user.
-    func stopViewing(_ reason: HostMessage.ScreenStopped.Reason?, quietly: Bool = false) {
-        guard var current = viewing else { return }
-        viewing = nil
-        if let sound = current.sound { endSound(sound, viewer: current.viewer.name) }
-        if let stream = current.stream {
-            // Joining the capture thread may wait for a frame being encoded: not on the actor.
-            Task.detached { stream.stop() }
-        }
-        let release = current.pointer.releaseAll()
-        if !release.isEmpty {
-            let input = desktop.input
-            pointerLane.add { try? await input.perform(release) }
-        }
-        if let reason { sendSealed(.screenStopped(.init(reason: reason)), to: current.connection) }
-        guard current.stream != nil else { return }
-        log.notice(
-            "screen viewing stopped", ["device.name": current.viewer.name, "reason": reason?.rawValue ?? "closed"])
-        if !quietly { notifier.notify("TouchDeck: \(current.viewer.name) stopped viewing your screen", "") }
-    }
-
-    /// A connection closed: if it was viewing, viewing ends (nobody to tell).
+    /// A connection closed: if it was viewing, viewing ends (nobody to tell); its question and pass go.
     func connectionClosed(_ id: ConnectionID) {
-        if viewing?.connection == id { stopViewing(nil) }
+        withdrawQuestion(of: id)
+        endViewing(of: id, nil)
+        viewingPasses[id] = nil
     }
+
+    func isViewing(_ serial: UInt64) -> Bool { viewing.isCurrent(serial) }
 
     /// The host is stopping: the viewer is told (`ended`) while the connection still stands, a recording
     /// is finalized, and the speakers are restored before the process goes.
@@ -296,7 +67,7 @@ extension DeckServer {
 
     /// `touchdeck disconnect-viewer`.
     func disconnectViewer() -> ControlResponse {
-        guard let current = viewing else { return .failure("nobody is viewing the screen") }
+        guard let current = viewing.viewing else { return .failure("nobody is viewing the screen") }
         stopViewing(.ended)
         var response = ControlResponse()
         response.viewer = current.viewer.name
@@ -305,10 +76,154 @@ extension DeckServer {
 
     /// Who views now, for `touchdeck status`: "NAME (monitor HDMI-1, 1920x1080 at 60 fps)", plus ", with sound".
     var viewerDescription: String? {
-        guard let current = viewing else { return nil }
-        guard let stream = current.stream else { return "\(current.viewer.name) (starting)" }
-        let sound = current.soundRunning ? ", with sound" : ""
-        return "\(current.viewer.name) (monitor \(current.monitor.name), \(stream.size.width)x\(stream.size.height) at \(stream.fps) fps\(sound))"
+        guard let current = viewing.viewing else { return nil }
+        guard let stream = viewing.opened?.stream else { return "\(current.viewer.name) (starting)" }
+        let sound = viewing.soundRunning ? ", with sound" : ""
+        let size = "\(stream.size.width)x\(stream.size.height)"
+        return "\(current.viewer.name) (monitor \(current.monitor.name), \(size) at \(stream.fps) fps\(sound))"
+    }
+}
+
+// Carrying out the viewing machine's actions.
+extension DeckServer {
+    func carryOut(_ actions: [Viewing.Action]) {
+        for action in actions { carryOut(action) }
+        settlePasses()
+        refreshTray()
+    }
+
+    private func carryOut(_ action: Viewing.Action) {
+        switch action {
+        case .send(let message, let id): sendSealed(message, to: id)
+        case .look(let request, let id): look(for: request, from: id)
+        case .openStream(let serial, let wanted): openStream(serial, wanted)
+        case .joinSound(let ticket, let id): joinSound(ticket, for: id)
+        case .setFPS(let stream, let fps): stream.setFPS(fps)
+        case .requestKeyframe(let stream): stream.requestKeyframe()
+        case .stopStream(let stream): Task.detached { stream.stop() }
+        case .leaveSound(let sound, let viewer): leave(sound, viewer: viewer)
+        case .followClipboard(let ticket): followClipboard(ticket)
+        case .stopClipboard(let ticket): stopClipboard(ticket)
+        case .input(let actions): performPointer(actions)
+        case .wakePointer(let serial, let at): wakePointer(serial, at: at)
+        case .watch(let serial, let id, let after): watch(serial, allowedFor: id, after: after)
+        case .log(let line): log.write(line)
+        case .notify(let title, let body): notifier.notify(title, body)
+        }
+    }
+
+    /// Off the actor: the monitors (capture possible?), `HostDesktop.isLocked` and whether the desktop's user
+    /// must approve; then the machine decides, with the device's permission as it is by then.
+    private func look(for request: DeviceMessage.StartScreen, from id: ConnectionID) {
+        let (source, isLocked) = (desktop.screen, desktop.isLocked)
+        Task {
+            let monitors = try? await source.monitors()
+            let locked = await isLocked()
+            let approval = await Task.detached { source.needsApproval() }.value
+            self.looked(request, from: id, monitors: monitors, locked: locked, needsApproval: approval)
+        }
+    }
+
+    private func looked(
+        _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool,
+        needsApproval: Bool
+    ) {
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return }  // gone meanwhile
+        let look = ViewingLook(
+            deviceId: deviceId, name: devices.record(id: deviceId)?.name ?? deviceId, allowed: mayView(for: id),
+            monitors: monitors, locked: locked, needsApproval: needsApproval, clipboard: clipboardAllowed(for: id))
+        carryOut(viewing.looked(request, from: id, look))
+    }
+
+    /// Opens the stream off the actor; its frames go from the capture thread to the transport, never here.
+    private func openStream(_ serial: UInt64, _ wanted: ViewingStreamRequest) {
+        let id = wanted.connection
+        guard let sealer = connections[id]?.session.mediaSealer else {
+            return carryOut(viewing.streamDidNotOpen(serial, error: "the connection closed"))
+        }
+        let options = ScreenStream.Options(
+            monitor: wanted.monitor, maxSide: wanted.maxSide, fps: wanted.fps, encoder: desktop.encoder)
+        let (link, log, source, inputUnavailable) = (self.link, self.log, desktop.screen, desktop.inputUnavailable)
+        Task.detached {
+            do {
+                let stream = try ScreenStream(
+                    options, source: source, log: log,
+                    send: sealer.sending(over: link, to: id),
+                    failed: { failure in Task { await self.streamFailed(serial, failure) } })
+                await self.streamOpened(serial, stream, viewOnly: stream.inputRefusal ?? inputUnavailable)
+            } catch {
+                await self.streamDidNotOpen(serial, error)
+            }
+        }
+    }
+
+    private func streamOpened(_ serial: UInt64, _ stream: ScreenStream, viewOnly: String?) {
+        let opened = Viewing.Opened(
+            stream: stream, width: stream.size.width, height: stream.size.height, fps: stream.fps, viewOnly: viewOnly)
+        carryOut(viewing.streamOpened(serial, opened))
+    }
+
+    private func streamDidNotOpen(_ serial: UInt64, _ error: any Error) {
+        carryOut(viewing.streamDidNotOpen(serial, error: "\(error)"))
+    }
+
+    private func streamFailed(_ serial: UInt64, _ failure: ScreenStream.Failure) {
+        carryOut(viewing.streamFailed(serial, "\(failure)"))
+    }
+
+    /// Subscribes the viewer's sound here on the actor, so that starts and stops reach the sound queue in the
+    /// order viewing asked for them; the handle goes to the machine at once, the capture's answer later.
+    private func joinSound(_ ticket: UInt64, for id: ConnectionID) {
+        guard let sealer = connections[id]?.session.mediaSealer else {
+            return carryOut(viewing.soundJoined(ticket, nil))
+        }
+        let link = self.link
+        let sound = AudioStream(
+            source: desktop.sound,
+            send: sealer.sending(over: link, to: id),
+            started: { error in Task { await self.soundStarted(ticket, error) } })
+        carryOut(viewing.soundJoined(ticket, sound))
+    }
+
+    private func soundStarted(_ ticket: UInt64, _ error: SoundError?) {
+        carryOut(viewing.soundStarted(ticket, error: error.map { "\($0)" }))
+    }
+
+    /// Leaves the capture (returns at once: its queue restores the speakers, in order with any later start).
+    private func leave(_ sound: AudioStream, viewer: String) {
+        sound.stop()
+        let counts = sound.counts
+        log.info(
+            "sound for the viewer stopped",
+            [
+                "device.name": viewer, "packets.sent": "\(counts.sent)",
+                "packets.dropped": "\(counts.dropped)",
+            ])
+    }
+
+    private func performPointer(_ actions: [InputAction]) {
+        let (input, log) = (desktop.input, self.log)
+        pointerLane.add {
+            do { try await input.perform(actions) } catch { log.warning("pointer input failed: \(error)") }
+        }
+    }
+
+    private func wakePointer(_ serial: UInt64, at wakeAt: TimeInterval) {
+        let delay = max(0, wakeAt - ProcessInfo.processInfo.systemUptime)
+        Task {
+            try? await Task.sleep(for: .seconds(delay))
+            self.carryOut(self.viewing.pointerWake(serial, now: ProcessInfo.processInfo.systemUptime))
+        }
+    }
+
+    /// The lock is looked at off the actor (`LockProbe`), the permission on it when the answer is back.
+    private func watch(_ serial: UInt64, allowedFor id: ConnectionID, after: Duration) {
+        let isLocked = desktop.isLocked
+        Task {
+            if after > .zero { try? await Task.sleep(for: after) }
+            let locked = await isLocked()
+            self.carryOut(self.viewing.watched(serial, allowed: self.mayView(for: id), locked: locked))
+        }
     }
 }
 

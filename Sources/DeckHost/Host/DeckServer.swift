@@ -1,6 +1,8 @@
 import DeckActions
 import DeckCrypto
+import DeckDesktop
 import DeckKit
+import DeckLog
 import DeckTransport
 import Foundation
 
@@ -29,18 +31,38 @@ public actor DeckServer {
     var connections: [ConnectionID: Connection] = [:]
     /// The volume state devices were last sent; a repeated report is not sent again.
     var volumeShown: VolumeState?
+    /// The media player's state devices were last sent (`followMedia`).
+    var mediaShown = HostMessage.MediaState.none
     var volumeLane = SerialLane()
     var keypadLane = SerialLane()
-    /// Who views the screen now, and their stream (one viewer at a time).
-    var viewing: Viewing?
-    /// Numbers each start of viewing, so late answers of an ended one are recognized.
-    var viewingSerial: UInt64 = 0
+    /// Who views the screen now, and their stream (one viewer at a time; DeckServer+Viewing).
+    var viewing = Viewing()
     /// Pointer actions reach the desktop in the order they were decided.
     var pointerLane = SerialLane()
     /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
     var authority: AuthorityStatus?
     /// The recording, its folder and fetches in flight (DeckServer+Recording).
     var recordingHost = RecordingHost(library: .live())
+    /// Multi-actions that run and toggles whose action runs, by slot (DeckServer+CompoundKeys).
+    var compoundRuns = CompoundRuns()
+    /// The layouts each profile had before its last 20 edits, for `undo` (in memory only).
+    var undoHistory = UndoHistory()
+    /// The follow of the computer's clipboard for the viewer, while one runs (DeckServer+Clipboard).
+    var clipboardFollowing: ClipboardFollowing?
+    /// Devices that may not view and asked the computer's user, by the connection that asked (DeckServer+Asking).
+    var screenQuestions: [ConnectionID: ScreenQuestion] = [:]
+    /// Connections the user answered "Allow once": each may view until its viewing ends (`true` once it began).
+    var viewingPasses: [ConnectionID: Bool] = [:]
+    /// How long a question waits for its answer: 60 s, or `TOUCHDECK_ASK_SECONDS` (the tests' shorter wait).
+    let askTimeout: Duration = .seconds(
+        ProcessInfo.processInfo.environment["TOUCHDECK_ASK_SECONDS"].flatMap(Double.init) ?? 60)
+    var questionSerial: UInt64 = 0
+    /// The tray icon and menu, when the daemon made one (DeckServer+Tray), and what its menu's ids stand for.
+    var tray: TrayLink?
+    var trayTargets: [Int32: TrayTarget] = [:]
+    /// Each device's submenu id, kept while the host runs: a click meant for one device never reaches another
+    /// when the list changed after the panel read the menu.
+    var trayDeviceIds: [String: Int32] = [:]
 
     /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(
@@ -69,10 +91,11 @@ public actor DeckServer {
             hostName: name, devices: devices, gate: PairingGate(makePin: makePin),
             backoffFile: PairingBackoffFile(directory: store.directory, wallClock: now, clock: clock), clock: clock,
             log: log
-        ) { pin, device in
+        ) { pin, device, requests in
             // The PIN goes to the desktop notification only, never to the log.
             log.notice("a new device asks to pair; its PIN is shown in a desktop notification", ["device.name": device])
-            notifier.notify("TouchDeck: \(device.isEmpty ? "a device" : device) wants to pair", "PIN \(pin)")
+            let others = requests > 1 ? " (\(requests) requests since the last PIN)" : ""
+            notifier.notify("TouchDeck: \(device.isEmpty ? "a device" : device) wants to pair\(others)", "PIN \(pin)")
         }
         for problem in store.problems { log.error(problem) }
     }
@@ -81,7 +104,11 @@ public actor DeckServer {
     public func run(_ events: AsyncStream<TransportEvent>) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.followVolume() }
-            for await event in events { handle(event) }
+            group.addTask { await self.followMedia() }
+            for await event in events {
+                handle(event)
+                refreshTray()
+            }
             group.cancelAll()
         }
     }
@@ -152,9 +179,11 @@ public actor DeckServer {
         }
         let name = devices.record(id: deviceId)?.name ?? ""
         log.info("device authorized", ["conn": "\(id)", "device.name": name, "device.protocol": "\(protocolVersion)"])
-        sendSealed(.layout(.init(layout: config.layout)), to: id)
+        sendSealed(layoutMessage(for: id), to: id)
+        sendProfiles(to: id)
         sendVolume(to: id)
         sendRecordState(to: id)
+        sendMediaState(to: id)
     }
 
     /// Ends one session (it says goodbye the way its machine decides) and closes the connection.

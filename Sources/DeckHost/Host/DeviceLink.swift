@@ -1,3 +1,4 @@
+import DeckKit
 import DeckTransport
 import Foundation
 
@@ -6,10 +7,22 @@ import Foundation
 /// `WebSocketServer`; tests record what was sent.
 public protocol DeviceLink: Sendable {
     func send(text: String, to id: ConnectionID)
+    /// Queues a text message; `onSent` runs once it has been written to the socket (a fetched chunk is in
+    /// flight until then).
+    func send(text: String, to id: ConnectionID, onSent: (@Sendable () -> Void)?)
     /// Queues a binary message (already sealed); `onSent` runs once it has been written to the socket.
     func send(binary: Data, to id: ConnectionID, onSent: (@Sendable () -> Void)?)
+    /// The same for a message in its `WireBuffer`, which the live transport writes without copying.
+    func send(binary: consuming WireBuffer, to id: ConnectionID, onSent: (@Sendable () -> Void)?)
     func close(_ id: ConnectionID, code: UInt16)
     func authorize(_ id: ConnectionID)
+}
+
+extension DeviceLink {
+    /// Links that record what was sent (tests) take the bytes as `Data`.
+    public func send(binary: consuming WireBuffer, to id: ConnectionID, onSent: (@Sendable () -> Void)?) {
+        send(binary: binary.data, to: id, onSent: onSent)
+    }
 }
 
 extension WebSocketServer: DeviceLink {}

@@ -1,5 +1,7 @@
+import DeckDesktop
 import DeckKit
-import DeckScreen
+import DeckLog
+import DeckMedia
 import Foundation
 
 /// Builds the `displays` answer (PROTOCOL §6 "Screen") from a screen source: every monitor left to right with

@@ -1,6 +1,9 @@
 import DeckActions
-import DeckTransport
+import DeckDesktop
+import DeckLog
 import DeckMedia
+import DeckTransport
+import DeckWayland
 import Foundation
 
 /// `touchdeck serve`: certificates, the WebSocket server, the host, the control socket and mDNS, wired
@@ -41,13 +44,18 @@ public struct HostDaemon {
         let certificates = try prepareCertificates()
         let events = TransportEvents()
         let routes = SetupRoutesBox()
+        let configuration = serverConfiguration(certificates)
         let server = WebSocketServer(
-            configuration: serverConfiguration(certificates), handler: events.handler { routes.value?.respond(to: $0) })
+            configuration: configuration, handler: events.handler { routes.value?.respond(to: $0) })
         let port = try server.start()
         let address = Self.httpsAddress(port: port, within: certificates.serverIdentity)
         let host = DeckServer(
-            link: server, store: store, desktop: .live(encoder: options.encoder, configDirectory: options.configDirectory, log: log), notifier: .desktop, log: log, port: port, address: address)
+            link: server, store: store,
+            desktop: .live(encoder: options.encoder, configDirectory: options.configDirectory, log: log),
+            notifier: .desktop, log: log, port: port, address: address)
         await host.useAuthority(AuthorityStatus(certificates))
+        await Self.startTray(for: host)
+        await host.publishKnownDevices(to: configuration.knownDevices)
         let setup = Self.setupPublisher(certificates, hostName: host.hostName, port: port)
         setup.start()
         routes.value = setup
@@ -89,12 +97,14 @@ public struct HostDaemon {
     ) -> SetupPublisher {
         let caPEM = (try? Data(contentsOf: certificates.authority)) ?? Data()
         let within = certificates.serverIdentity
-        return SetupPublisher(addresses: { setupAddresses(within: within) }) { addresses in
-            SetupRoutes(
-                hostName: hostName, addresses: addresses, port: port, caPEM: caPEM,
-                caFingerprint: certificates.authorityFingerprint,
-                authorityReplaced: certificates.outcome == .replacedAuthority)
-        }
+        return SetupPublisher(
+            addresses: { setupAddresses(within: within) },
+            render: { addresses in
+                SetupRoutes(
+                    hostName: hostName, addresses: addresses, port: port, caPEM: caPEM,
+                    caFingerprint: certificates.authorityFingerprint,
+                    authorityReplaced: certificates.outcome == .replacedAuthority)
+            })
     }
 
     private func serverConfiguration(_ certificates: CertificateFiles) -> ServerConfiguration {
@@ -102,7 +112,8 @@ public struct HostDaemon {
         // PROTOCOL §0: ping every 5 s, drop a peer silent for 15 s.
         configuration.pingInterval = 5
         configuration.deadPeerTimeout = 15
-        // SPEC §1's front door; live tests shorten it through the environment so they need not wait 30 s.
+        // The front door (DESIGN.md#transport); live tests shorten it through the environment so they need not
+        // wait 30 s.
         if let overrides = ProcessInfo.processInfo.environment[FrontDoorLimits.environmentKey] {
             configuration.frontDoor = FrontDoorLimits(overrides: overrides)
         }
@@ -129,6 +140,15 @@ public struct HostDaemon {
             !$0.hasPrefix("127.") && $0 != "::1" && !$0.contains(":") && certified.ipAddresses.contains($0)
         }
         return lan ?? certified.dnsNames.first { $0.hasSuffix(".local") } ?? "localhost"
+    }
+
+    /// The tray icon and menu on the session bus (none without a session bus: nothing else changes).
+    static func startTray(for host: DeckServer) async {
+        let look = await host.trayLook()
+        let tray = await Task.detached {
+            try? StatusNotifier(look) { id in Task { await host.trayClicked(id) } }
+        }.value
+        if let tray { await host.attach(TrayLink(show: tray.show)) }
     }
 
     /// A task that finishes at the first SIGINT or SIGTERM; the handlers are in place when this returns.

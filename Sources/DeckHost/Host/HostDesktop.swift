@@ -1,11 +1,13 @@
 import DeckActions
+import DeckDesktop
+import DeckLog
 import DeckMedia
-import DeckScreen
 import DeckSound
 import DeckWayland
+import DeckX11
 import Foundation
 
-/// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (STYLE practice 1).
+/// What presses, `listApps`, the volume gauge, the keypad and screen viewing reach on the computer (DESIGN.md#seams).
 /// The daemon passes the live desktop, the in-process tests pass fakes; the session code sees only this.
 public struct HostDesktop: Sendable {
     /// Runs app, command and terminal buttons.
@@ -35,6 +37,10 @@ public struct HostDesktop: Sendable {
     /// Why a viewer's pointer and keys reach nothing on this desktop (a Wayland desktop with no input route);
     /// nil when they do. A viewer is told in `screenStarted.viewOnly`.
     public var inputUnavailable: String? = nil
+    /// The media players media keys reach, and what they show (`mediaState`).
+    public var media: MediaControl = .unimplemented
+    /// The computer's clipboard, traded with a viewer allowed to (DESIGN.md#clipboard).
+    public var clipboard: ClipboardAccess = .unimplemented
 
     /// A desktop from its parts.
     public init(
@@ -60,74 +66,58 @@ public struct HostDesktop: Sendable {
     /// The real desktop of `environment`: desktop entries, the user's shell and terminal, PulseAudio at
     /// `$PULSE_SERVER` (or the default), and the screen, pointer and keys of the back-end `DesktopBackend.choose`
     /// picks: XTest, XRandR and XShm on `$DISPLAY`, or Mutter's D-Bus APIs and PipeWire on GNOME/Wayland.
-    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`) and the
-    /// sound routing's record (nil: a routing a crash leaves behind is still found by our sink's name).
+    /// `configDirectory` keeps the ScreenCast portal's restore token (nil: `$XDG_CONFIG_HOME/touchdeck`). The
+    /// sound routing's record lives in the user's state folder (`soundRoutingFolder`), not the config folder:
+    /// after a crash, any start of the host (whatever its `--config-dir`) and `touchdeck doctor --fix` find it.
+    /// `$XDG_STATE_HOME/touchdeck` (created 0700): where the sound routing's record is kept.
+    public static func soundRoutingFolder(_ environment: HostEnvironment = .current) -> URL {
+        let folder = URL(fileURLWithPath: environment.stateHome + "/touchdeck")
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
     public static func live(
         environment: HostEnvironment = .current, encoder: EncoderChoice = .auto, configDirectory: URL? = nil,
         log: Logger? = nil
     ) -> HostDesktop {
         let feed = VolumeFeed()
-        let store = configDirectory.map { RoutingRecordStore.file(in: $0) } ?? RoutingRecordStore.memory().0
-        let capture = SoundCapture(store: store) { log?.notice($0) }
+        let store = RoutingRecordStore.file(in: soundRoutingFolder(environment))
+        let capture = SoundCapture(store: store, log: log ?? .silent)
         // While the sound is routed to our sink, that sink is the default: the gauge keeps the speakers.
         let volume = VolumeControl.live(
             routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
-        let keyboard = LiveKeyboard()
+        // One value for presses and for what the keys show, so both follow the same player.
+        let media = MediaControl.mpris()
+        let chosen = backend(environment: environment, configDirectory: configDirectory)
         var desktop = HostDesktop(
-            actions: .live(environment: environment), apps: .live(environment: environment),
-            volume: volume, keys: keyboard.keys,
-            volumeFeed: feed, commandLogs: CommandRunner.logDirectory(environment: environment), screen: .x11().sharingCaptures(),
-            input: .x11(), isLocked: LockProbe.live().isLocked, encoder: encoder, sound: .live(capture),
-            typing: keyboard.typing)
+            actions: .live(environment: environment, media: media), apps: .live(environment: environment),
+            volume: volume, keys: chosen.keypad, volumeFeed: feed,
+            commandLogs: CommandRunner.logDirectory(environment: environment), screen: chosen.screen.sharingCaptures(),
+            input: chosen.input, isLocked: chosen.lock.isLocked, encoder: encoder, sound: .live(capture),
+            typing: chosen.typing)
+        desktop.inputUnavailable = chosen.inputUnavailable
+        desktop.media = media
+        desktop.clipboard = chosen.clipboard
+        return desktop
+    }
+
+    /// The desktop of the back-end `DesktopBackend.choose` picks for this session.
+    static func backend(environment: HostEnvironment, configDirectory: URL?) -> Desktop {
         switch DesktopBackend.choose(
             environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable,
             portalOnBus: PortalDesktop.isAvailable)
         {
-        case .x11: break
-        case .mutter:
-            let mutter = MutterDesktop()
-            (desktop.screen, desktop.input, desktop.keys) = (mutter.screen.sharingCaptures(), mutter.input, mutter.keypad)
-            desktop.typing = mutter.typing
-            // GNOME's screen shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
-            desktop.isLocked = LockProbe.either([.gnomeScreenSaver(), .logind()]).isLocked
+        case .x11: return X11Desktop.make()
+        case .mutter: return MutterDesktop().desktop
         case .portal:
             let folder =
                 configDirectory
                 ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
                 .appendingPathComponent("touchdeck")
-            let route = portalInputRoute()
-            var remoteDesktop: UInt32? = nil
-            if case .remoteDesktopPortal(let version) = route { remoteDesktop = version }
-            let portal = PortalDesktop(configDirectory: folder, remoteDesktop: remoteDesktop)
-            desktop.screen = portal.screen.sharingCaptures()
-            switch route {
-            case .wlroots:
-                let wlr = WlrInput()
-                (desktop.input, desktop.keys, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
-            case .remoteDesktopPortal:
-                (desktop.input, desktop.keys, desktop.typing) = (portal.input, portal.keypad, portal.typing)
-            case .uinput:
-                let uinput = UinputInput()
-                (desktop.input, desktop.keys, desktop.typing) = (uinput.input, uinput.keypad, uinput.typing)
-            case .none:
-                desktop.inputUnavailable = PortalDesktop.noInputReason
-                desktop.typing = .unavailable(PortalDesktop.noInputReason)
-                (desktop.input, desktop.keys) = (PortalDesktop.noInput, PortalDesktop.noKeypad)
-            }
-            desktop.isLocked = LockProbe.logind().isLocked
-        case .waylandUnsupported, .none:
-            desktop.screen = .noDisplay
-            desktop.typing = .unavailable("no display")
-            desktop.isLocked = LockProbe.logind().isLocked
+            return PortalDesktop.desktop(configDirectory: folder)
+        case .waylandUnsupported, .none: return .unavailable(lock: .logind())
         }
-        return desktop
-    }
-
-    /// How the pointer and the keys reach this portal desktop (`PortalInputRoute`, with the live probes).
-    static func portalInputRoute() -> PortalInputRoute {
-        PortalInputRoute.choose(
-            wlroots: { WlrInput.isAvailable() }, remoteDesktopPortal: PortalDesktop.remoteDesktopVersion,
-            uinput: { UinputInput.isAvailable() })
     }
 
     /// In-memory parts: every press answers `.ok` unless `actions` says otherwise, `apps` is the catalog,
@@ -139,13 +129,15 @@ public struct HostDesktop: Sendable {
         keyResult: ActionResult = .ok, typed: @escaping @Sendable (KeypadKey) -> Void = { _ in },
         screen: ScreenSource = .noDisplay, input: InputSink = .unimplemented,
         isLocked: @escaping @Sendable () async -> Bool = { false }, sound: SoundSource = .none,
-        typing: TypingSink = .unimplemented
+        typing: TypingSink = .unimplemented, clipboard: ClipboardAccess = .unimplemented
     ) -> HostDesktop {
         let feed = VolumeFeed()
-        return HostDesktop(
+        var desktop = HostDesktop(
             actions: actions, apps: .fake(apps), volume: .fake(initial: volume, onChange: feed.report),
             keys: .fake(result: keyResult, record: typed), volumeFeed: feed, commandLogs: "/nonexistent/logs",
             screen: screen, input: input, isLocked: isLocked, encoder: .x264, sound: sound, typing: typing)
+        desktop.clipboard = clipboard
+        return desktop
     }
 }
 

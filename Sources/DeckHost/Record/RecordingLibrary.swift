@@ -1,12 +1,12 @@
-import COpenSSL
 import DeckActions
+import DeckCrypto
+import DeckDesktop
 import DeckKit
 import DeckRecord
-import DeckScreen
 import Foundation
 
-/// The folder recordings are saved in (SPEC §11) and what a device may read from it: the list, and the files'
-/// bytes in chunks. Only `.mp4` files directly in the folder are ever named or read.
+/// The folder recordings are saved in (DESIGN.md#recording) and what a device may read from it: the list, and the
+/// files' bytes in chunks. Only `.mp4` files directly in the folder are ever named or read.
 struct RecordingLibrary: Sendable {
     let folder: URL
     /// Thumbnails (`data:` URLs) kept beside nothing the user sees: in the host's cache folder.
@@ -17,12 +17,15 @@ struct RecordingLibrary: Sendable {
     /// Bytes per `recordingChunk` (base64 makes it a third larger, well under the 16 MiB message limit).
     static let chunkBytes = 256 * 1024
 
-    /// `$(xdg-user-dir VIDEOS)/TouchDeck` (read from `user-dirs.dirs` as xdg-user-dir does), else
-    /// `~/Videos/TouchDeck`.
+    /// `$(xdg-user-dir VIDEOS)/TouchDeck`, by xdg-user-dir's own rule: it sources `user-dirs.dirs` over the
+    /// environment, so the file's `XDG_VIDEOS_DIR` wins, then `$XDG_VIDEOS_DIR`; where xdg-user-dir would
+    /// answer `$HOME` (neither is set), `~/Videos/TouchDeck`.
     static func live(environment: HostEnvironment = .current) -> RecordingLibrary {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let configHome = environment["XDG_CONFIG_HOME"] ?? home + "/.config"
-        let videos = userDir("VIDEOS", in: configHome + "/user-dirs.dirs", home: home) ?? home + "/Videos"
+        let videos =
+            userDir("VIDEOS", in: configHome + "/user-dirs.dirs", home: home)
+            ?? environment["XDG_VIDEOS_DIR"].flatMap { usableUserDir($0, home: home) } ?? home + "/Videos"
         let cache = (environment["XDG_CACHE_HOME"] ?? home + "/.cache") + "/touchdeck/thumbnails"
         return RecordingLibrary(
             folder: URL(fileURLWithPath: videos).appendingPathComponent("TouchDeck"),
@@ -37,16 +40,19 @@ struct RecordingLibrary: Sendable {
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                 value = String(value.dropFirst().dropLast())
             }
-            value = value.replacingOccurrences(of: "$HOME", with: home)
-            guard value.hasPrefix("/"), value != home, value != home + "/" else { return nil }
-            return value
+            return usableUserDir(value.replacingOccurrences(of: "$HOME", with: home), home: home)
         }
         return nil
     }
 
+    /// An absolute folder other than the home itself (user-dirs.dirs sets a folder to `$HOME/` to turn it off).
+    static func usableUserDir(_ value: String, home: String) -> String? {
+        value.hasPrefix("/") && value != home && value != home + "/" ? value : nil
+    }
+
     /// A new file's URL, named by date and monitor: `2026-12-01 14.03.22 HDMI-1.mp4` (" 2" added if taken).
     func newFile(monitor: Monitor, at date: Date) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FolderFile.privateFolder(folder)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH.mm.ss"
@@ -67,41 +73,61 @@ struct RecordingLibrary: Sendable {
             return nil
         }
         let url = folder.appendingPathComponent(name)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
-        else { return nil }
-        return url
+        // The entry itself must be a regular file: a link (to devices.json, /dev/zero), a FIFO or a device is not.
+        return FolderFile.isRegular(url.path) ? url : nil
     }
 
     /// Saves the picture shown in the list for `name`.
     func saveThumbnail(_ dataURL: String, for name: String) {
-        try? FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
-        try? Data(dataURL.utf8).write(to: thumbnails.appendingPathComponent(name + ".txt"))
+        try? FolderFile.privateFolder(thumbnails)
+        try? FolderFile.writePrivate(Data(dataURL.utf8), to: thumbnails.appendingPathComponent(name + ".txt").path)
     }
 
-    /// Every recording, newest first. Reads each file's duration: run it off the actor.
-    func list() -> [HostMessage.RecordingEntry] {
+    /// A saved thumbnail: a regular file of at most 256 KiB holding a `data:` URL.
+    private func thumbnail(for name: String) -> String? {
+        let path = thumbnails.appendingPathComponent(name + ".txt").path
+        guard let data = FolderFile.read(path, limit: 256 * 1024) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        return text.hasPrefix("data:image/") ? text : nil
+    }
+
+    /// Every recording, newest first, `recording` (the file being written now) marked as such. Reads each
+    /// file's duration: run it off the actor.
+    func list(recording: String? = nil) -> [HostMessage.RecordingEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var entries: [(Date, HostMessage.RecordingEntry)] = []
         for name in names {
-            guard let url = file(named: name),
-                let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            else { continue }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            let duration = RecordingProbe.duration(of: url).map { Int($0 / 1000) } ?? 0
-            let thumbnail = try? String(
-                contentsOf: thumbnails.appendingPathComponent(name + ".txt"), encoding: .utf8)
-            entries.append((modified, .init(name: name, size: size, durationMs: duration, thumbnail: thumbnail)))
+            guard let url = file(named: name), let handle = FolderFile.open(url.path) else { continue }
+            defer { try? handle.close() }
+            var info = stat()
+            guard fstat(handle.fileDescriptor, &info) == 0 else { continue }
+            let size = Int(info.st_size)
+            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+            // The probe opens the descriptor checked above, never the name again.
+            let duration =
+                RecordingProbe.duration(of: URL(fileURLWithPath: FolderFile.path(of: handle))).map { Int($0 / 1000) }
+                ?? 0
+            let thumbnail = thumbnail(for: name)
+            let active: Bool? = name == recording ? true : nil
+            entries.append(
+                (modified, .init(name: name, size: size, durationMs: duration, thumbnail: thumbnail, recording: active))
+            )
         }
         return entries.sorted { $0.0 > $1.0 }.map(\.1)
+    }
+
+    /// Deletes a recording and its thumbnail. Off the actor.
+    func delete(_ name: String) throws {
+        guard let url = file(named: name) else { throw RecordingLibraryError.noSuchRecording(name) }
+        try FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: thumbnails.appendingPathComponent(name + ".txt"))
     }
 
     /// One chunk of `name` from `offset`, with the whole file's size and SHA-256. Reads the file: off the actor.
     func chunk(of name: String, from offset: Int) throws -> HostMessage.RecordingChunk {
         guard let url = file(named: name) else { throw RecordingLibraryError.noSuchRecording(name) }
         guard offset >= 0 else { throw RecordingLibraryError.badOffset(offset) }
-        let handle = try FileHandle(forReadingFrom: url)
+        guard let handle = FolderFile.open(url.path) else { throw RecordingLibraryError.noSuchRecording(name) }
         defer { try? handle.close() }
         let stamp = try DigestCache.Stamp(of: handle, name: name)
         let size = stamp.size
@@ -114,16 +140,9 @@ struct RecordingLibrary: Sendable {
     /// SHA-256 of the whole file, read in 1 MiB pieces, lowercase hex.
     static func sha256(of handle: FileHandle) throws -> String {
         try handle.seek(toOffset: 0)
-        guard let context = EVP_MD_CTX_new() else { throw RecordingLibraryError.digest }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw RecordingLibraryError.digest }
-        while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
-            let ok = piece.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-            guard ok == 1 else { throw RecordingLibraryError.digest }
+        guard let digest = try SHA256.hash(reading: { try handle.read(upToCount: 1 << 20) ?? Data() }) else {
+            throw RecordingLibraryError.digest
         }
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { throw RecordingLibraryError.digest }
         return digest.map { String(format: "%02x", $0) }.joined()
     }
 }

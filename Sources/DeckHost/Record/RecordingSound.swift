@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckRecord
 import DeckSound
 import Foundation
@@ -15,14 +16,17 @@ final class RecordingSound: @unchecked Sendable {
     static func join(_ source: SoundSource) async -> (RecordingSound, SoundError?) {
         let sound = RecordingSound()
         let error: SoundError? = await withCheckedContinuation { continuation in
-            // `started` is called once, possibly before `subscribe` returns.
-            let subscription = source.subscribe(
-                { [weak sound] samples, micros in sound?.deliver(samples, micros) },
-                { continuation.resume(returning: $0) })
-            sound.lock.withLock { sound.subscription = subscription }
+            sound.subscribe(to: source) { continuation.resume(returning: $0) }
         }
         if error != nil { sound.leave() }
         return (sound, error)
+    }
+
+    /// Subscribes to `source` without waiting: `started` is called once, possibly before this returns, with nil
+    /// when sound runs (the actor subscribes here, in order with every leave, and hears the answer as an event).
+    func subscribe(to source: SoundSource, started: @escaping @Sendable (SoundError?) -> Void) {
+        let subscription = source.subscribe({ [weak self] samples, micros in self?.deliver(samples, micros) }, started)
+        lock.withLock { self.subscription = subscription }
     }
 
     /// From now on packets go to `recorder`.

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckKit
 import DeckSound
 import Foundation
@@ -10,7 +11,7 @@ final class AudioStream: @unchecked Sendable {
     /// The seed's bound: 10 packets, 100 ms of sound.
     static let maxInFlight = 10
 
-    private let send: @Sendable (Data, @escaping @Sendable () -> Void) -> Void
+    private let send: MediaSend
     /// Guarded by `lock`.
     private var inFlight = 0
     private var sent = 0
@@ -22,7 +23,7 @@ final class AudioStream: @unchecked Sendable {
     /// Subscribes to `source`; `started` hears (off the caller) whether sound runs. `send` seals and hands one
     /// packet to the transport, calling its second argument once the packet has left.
     init(
-        source: SoundSource, send: @escaping @Sendable (Data, @escaping @Sendable () -> Void) -> Void,
+        source: SoundSource, send: @escaping MediaSend,
         started: @escaping @Sendable (SoundError?) -> Void
     ) {
         self.send = send
@@ -57,9 +58,9 @@ final class AudioStream: @unchecked Sendable {
             return true
         }
         guard admitted else { return }
-        let bytes = AudioPacket.encode(
+        let message = AudioPacket.wireMessage(
             channels: UInt8(SoundFormat.channels), sampleRate: UInt32(SoundFormat.rate), samples: samples)
-        send(bytes) { [weak self] in self?.left() }
+        send(consume message) { [weak self] in self?.left() }
     }
 
     private func left() { lock.withLock { inFlight -= 1 } }

@@ -1,6 +1,7 @@
+import DeckDesktop
 import DeckKit
+import DeckLog
 import DeckMedia
-import DeckScreen
 import Foundation
 
 /// One viewer's video: capture → encode → seal → send, run on the capture back-end's own thread (X11's
@@ -32,7 +33,7 @@ final class ScreenStream: @unchecked Sendable {
     private(set) var fps: Int
 
     private let encoder: VideoEncoder
-    private let send: @Sendable (Data, @escaping @Sendable () -> Void) -> Void
+    private let send: MediaSend
     private let failed: @Sendable (Failure) -> Void
     private let lock = NSLock()
     /// Guarded by `lock`.
@@ -46,14 +47,14 @@ final class ScreenStream: @unchecked Sendable {
     /// (not after `stop`). Throws when the capture cannot start or x264 cannot open.
     init(
         _ options: Options, source: ScreenSource, log: Logger,
-        send: @escaping @Sendable (Data, @escaping @Sendable () -> Void) -> Void,
+        send: @escaping MediaSend,
         failed: @escaping @Sendable (Failure) -> Void
     ) throws {
         let fps = StreamRate.normalize(fps: options.fps)
         let configuration = VideoEncoder.Configuration(choice: options.encoder, maxSide: options.maxSide, fps: fps)
         encoder = try VideoEncoder(
             sourceWidth: options.monitor.frame.width, sourceHeight: options.monitor.frame.height,
-            configuration: configuration, log: { log.warning($0) })
+            configuration: configuration, log: log)
         guard let size = encoder.encodedSize else { throw Failure.encoder("the encoder did not open") }
         self.size = size
         self.fps = fps
@@ -120,22 +121,24 @@ final class ScreenStream: @unchecked Sendable {
         do {
             if let fps = go.fps { try encoder.setFrameRate(fps) }
             if go.keyframe { encoder.requestKeyframe() }
-            let image = BGRAImage(pixels: frame.pixels, width: frame.width, height: frame.height, bytesPerRow: frame.stride)
-            guard let encoded = try encoder.encode(image) else { return }
-            ship(encoded, capturedAt: frame.capturedAt)
+            let image = BGRAImage(
+                pixels: frame.pixels, width: frame.width, height: frame.height, bytesPerRow: frame.stride)
+            guard let encoded = try encoder.encode(image, at: frame.capturedAt) else { return }
+            ship(consume encoded, capturedAt: frame.capturedAt)
         } catch {
             fail(.encoder("\(error)"))
         }
     }
 
-    private func ship(_ encoded: EncodedFrame, capturedAt: UInt64) {
+    /// Consumes the frame, so its buffer reaches the seal unshared and is sealed in place.
+    private func ship(_ encoded: consuming EncodedFrame, capturedAt: UInt64) {
         let admitted = lock.withLock {
             guard !stopped else { return false }
             return gate.begin(keyframe: encoded.keyframe)
         }
         guard admitted else { return }
         let timing = VideoPacket.Timing(captureMicros: capturedAt, sendMicros: CapturedFrame.now())
-        send(encoded.packet(timing: timing).encoded()) { [weak self] in self?.left() }
+        send(encoded.wireMessage(timing: timing)) { [weak self] in self?.left() }
     }
 
     /// One frame has been written to the socket (on the transport's thread).

@@ -1,5 +1,6 @@
 import DeckCrypto
 import DeckKit
+import DeckLog
 import Foundation
 
 extension SecureChannel: SealedChannel {
@@ -16,7 +17,9 @@ public final class CryptoServices: SessionServices {
     private let devices: DeviceBook
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let backoffFile: PairingBackoffFile?
-    private let pinIssued: (_ pin: String, _ deviceName: String) -> Void
+    private let pinIssued: (_ pin: String, _ deviceName: String, _ requests: Int) -> Void
+    /// Requests since the last PIN a request brought up (told with the next one: "3 requests").
+    private var requestsSinceNotice = 0
     private let log: Logger
 
     /// Services over `devices`. With a `backoffFile`, the gate starts from the back-off saved there and every
@@ -25,7 +28,7 @@ public final class CryptoServices: SessionServices {
         hostName: String, devices: DeviceBook, gate: PairingGate = PairingGate(),
         backoffFile: PairingBackoffFile? = nil,
         clock: @escaping @Sendable () -> ContinuousClock.Instant, log: Logger,
-        pinIssued: @escaping (_ pin: String, _ deviceName: String) -> Void
+        pinIssued: @escaping (_ pin: String, _ deviceName: String, _ requests: Int) -> Void
     ) {
         self.hostName = hostName
         self.devices = devices
@@ -42,9 +45,16 @@ public final class CryptoServices: SessionServices {
 
     public func isPaired(_ deviceId: String) -> Bool { devices.record(id: deviceId) != nil }
 
+    /// A device asked to pair. Only a request that brings up a PIN shows a notification on the computer, and
+    /// that one says how many asked since the last; while a PIN is live or the back-off holds, requests are
+    /// counted, not shown.
     public func pairingWanted(by name: String) {
-        switch gate.requestPin(now: clock()) {
-        case .issued(let pin): pinIssued(pin, name)
+        requestsSinceNotice += 1
+        let request = watchingBackoff(peer: "") { gate, now in gate.requestPin(now: now) }
+        switch request {
+        case .issued(let pin):
+            pinIssued(pin, name, requestsSinceNotice)
+            requestsSinceNotice = 0
         case .alreadyLive: break
         case .backingOff(let seconds):
             log.notice(
@@ -115,7 +125,7 @@ public final class CryptoServices: SessionServices {
         if after.deadPins > before.deadPins {
             let wait = after.blockedUntil.map { ($0 - now).components.seconds } ?? 0
             log.warning(
-                "PIN dead: all its tries are spent; pairing is blocked for a while",
+                "PIN dead (all its tries spent, or it expired unused after a request); pairing is blocked for a while",
                 ["peer.address": peer, "pin.dead.count": "\(after.deadPins)", "retry.after": "\(wait)"])
         }
         do {

@@ -35,17 +35,28 @@ extension SessionMachine {
         do {
             message = try DeviceMessage.decode(plaintext)
         } catch {
-            return [.sendSealed(.error(.init(for: error)))]
+            return [.sendSealed(.error(.init(for: error, request: Self.knownType(in: plaintext))))]
         }
         // Sealed, so `mustBeSealed` would mislead: the message is well formed, just out of place.
         if message.isHandshake {
-            return refuse(.badMessage, "\(message.type): handshake messages are not accepted after authorization")
+            return refuse(
+                .badMessage, "\(message.type): handshake messages are not accepted after authorization",
+                request: message.type)
         }
-        if case .secure = message { return refuse(.badMessage, "a sealed envelope inside another") }
+        if case .secure = message { return refuse(.badMessage, "a sealed envelope inside another", request: "secure") }
         return [.request(message)]
     }
 
-    private func refuse(_ code: WireErrorCode, _ text: String) -> [SessionAction] {
-        [.sendSealed(.error(.init(code: code, message: text)))]
+    private func refuse(_ code: WireErrorCode, _ text: String, request: String? = nil) -> [SessionAction] {
+        [.sendSealed(.error(.init(code: code, message: text, request: request)))]
+    }
+
+    /// The `type` of a message that did not decode, when it is one the host knows (an error then names what it
+    /// answers); an unknown or odd type is not echoed.
+    static func knownType(in plaintext: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any],
+            let type = object["type"] as? String, DeviceMessage.readers[type] != nil
+        else { return nil }
+        return type
     }
 }

@@ -1,4 +1,5 @@
 import DeckKit
+import DeckTransport
 import Foundation
 
 /// A sealed channel after authorization: opens device envelopes and seals host messages.
@@ -15,8 +16,22 @@ public protocol SealedChannel {
 }
 
 /// Seals binary messages for one device from any thread; `then` runs before the next message is sealed.
+/// The message is sealed in its own buffer and handed on, consumed at each step so that no stage shares it
+/// (a shared buffer would be copied by the next stage that writes).
 public protocol MediaSealing: Sendable {
-    func seal(_ payload: Data, then: (Data) -> Void)
+    func seal(_ message: consuming WireBuffer, then: (consuming WireBuffer) -> Void)
+}
+
+/// How a media stream hands one packet on: seal it, send it, and call the second argument once it has left.
+public typealias MediaSend = @Sendable (consuming WireBuffer, @escaping @Sendable () -> Void) -> Void
+
+extension MediaSealing {
+    /// Seals each packet and queues it on `link` for connection `id`: the send path of video and sound.
+    public func sending(over link: any DeviceLink, to id: ConnectionID) -> MediaSend {
+        { message, onSent in
+            seal(consume message) { sealed in link.send(binary: consume sealed, to: id, onSent: onSent) }
+        }
+    }
 }
 
 /// One handshake step: the reply and the state to keep, or a refusal.

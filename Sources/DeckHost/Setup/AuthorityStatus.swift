@@ -1,7 +1,7 @@
 import DeckTransport
 import Foundation
 
-/// What the CLI shows about the local CA (SPEC §1): its fingerprint, and what the user must do about it.
+/// What the CLI shows about the local CA (DESIGN.md#local-ca): its fingerprint, and what the user must do about it.
 public struct AuthorityStatus: Equatable, Sendable {
     /// SHA-256 of `ca.pem`, colon hex.
     public var fingerprint: String

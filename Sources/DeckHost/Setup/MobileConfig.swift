@@ -1,6 +1,6 @@
 import Foundation
 
-/// The iOS/iPadOS configuration profile that installs the host's local CA (SPEC §1).
+/// The iOS/iPadOS configuration profile that installs the host's local CA (DESIGN.md#local-ca).
 ///
 /// iPad Safari refuses `wss://` to a certificate that was only clicked through, so a device trusts the CA
 /// once: install this profile, then enable it under Settings → General → About → Certificate Trust Settings.
@@ -58,7 +58,11 @@ public enum MobileConfig {
         raw[8] = (raw[8] & 0x3F) | 0x80
         let hex = raw.map { String(format: "%02X", $0) }.joined()
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
+                            hex.startIndex, offsetBy: range.upperBound)])
         }
         return parts.joined(separator: "-")
     }

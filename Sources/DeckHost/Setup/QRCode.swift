@@ -15,9 +15,11 @@ public enum QRCode {
     }
 
     private static func run(_ arguments: [String]) -> String? {
-        guard let tool = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else { return nil }
+        guard
+            let tool = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -3,7 +3,9 @@ import Foundation
 /// The setup page's markup. Kept free of inline styles and scripts, which the Content-Security-Policy refuses.
 struct SetupHTML {
     let hostName: String
-    let httpsURLs: [String]
+    /// The address devices are given; `otherURLs` only for a device that cannot reach it.
+    let httpsURL: String
+    let otherURLs: [String]
     let qrSVG: String?
     let caFingerprint: String
     let authorityReplaced: Bool
@@ -18,7 +20,6 @@ struct SetupHTML {
 
     func render() -> String {
         let name = MobileConfig.escape(hostName)
-        let links = httpsURLs.map { "<li><a href=\"\($0)\">\(MobileConfig.escape($0))</a></li>" }.joined()
         return """
             <!doctype html><html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -41,11 +42,23 @@ struct SetupHTML {
             only vouch for this computer's names and local addresses, never for other sites.</p>
             <h2>2. Open TouchDeck</h2>
             <div class="qr">\(qrSVG ?? "")</div>
-            <ul>\(links)</ul>
-            <h2>3. Pair</h2>
+            <p><a id="app-link" href="\(httpsURL)">\(MobileConfig.escape(httpsURL))</a></p>
+            \(otherAddresses)<h2>3. Pair</h2>
             <p>Enter the 6-digit PIN shown on this computer: run <code>touchdeck pair</code>, or read the
             notification that appears when the device asks. Five wrong PINs end that PIN.</p>
             </body></html>
+            """
+    }
+
+    /// A device pairs per address: the others are offered only for a device that cannot open the first.
+    private var otherAddresses: String {
+        guard !otherURLs.isEmpty else { return "" }
+        let links = otherURLs.map { "<li><a href=\"\($0)\">\(MobileConfig.escape($0))</a></li>" }.joined()
+        return """
+            <p>Only if that does not open on this device, use one of these instead, and keep to it: a device
+            paired at one address is not paired at another.</p>
+            <ul class="other-addresses">\(links)</ul>
+
             """
     }
 

@@ -1,7 +1,7 @@
 import DeckTransport
 import Foundation
 
-/// The plain-HTTP pages a new device sees first (SPEC §1): what to do once per device, the CA and the iOS
+/// The plain-HTTP pages a new device sees first (DESIGN.md#local-ca): what to do once per device, the CA and the iOS
 /// profile, and a QR code of the HTTPS address. The app itself is only served over HTTPS (loopback excepted).
 ///
 /// Everything is rendered when the value is made, QR code included (a `qrencode` run), so answering a
@@ -9,7 +9,7 @@ import Foundation
 /// that thread, when the addresses change.
 public struct SetupRoutes: Sendable {
     public let hostName: String
-    /// Names and addresses the device may use, best first (`name.local` before raw IPs).
+    /// This computer's names and addresses that are up and in the certificate (`HostDaemon.setupAddresses`).
     public let addresses: [String]
     public let port: Int
     /// The local CA certificate, PEM.
@@ -21,7 +21,8 @@ public struct SetupRoutes: Sendable {
     private let page: HTTPResponse
     private let profile: HTTPResponse
 
-    /// Renders the page now; `qr` draws the QR code of the first HTTPS address (nil: no image).
+    /// Renders the page now; `qr` draws the QR code of the HTTPS address devices are given (`SetupLink.preferred`,
+    /// the daemon's own), which the page also links to first (nil: no image).
     public init(
         hostName: String, addresses: [String], port: Int, caPEM: Data, caFingerprint: String = "",
         authorityReplaced: Bool = false, qr: (String) -> String? = QRCode.svg
@@ -32,10 +33,11 @@ public struct SetupRoutes: Sendable {
         self.caPEM = caPEM
         self.caFingerprint = caFingerprint
         self.authorityReplaced = authorityReplaced
-        let urls = addresses.map { "https://\(Self.urlHost($0)):\(port)/" }
+        let preferred = SetupLink.preferred(addresses) ?? "localhost"
+        let url = { (address: String) in "https://\(Self.urlHost(address)):\(port)/" }
         let html = SetupHTML(
-            hostName: hostName, httpsURLs: urls, qrSVG: qr(urls.first ?? "https://localhost:\(port)/"),
-            caFingerprint: caFingerprint, authorityReplaced: authorityReplaced)
+            hostName: hostName, httpsURL: url(preferred), otherURLs: addresses.filter { $0 != preferred }.map(url),
+            qrSVG: qr(url(preferred)), caFingerprint: caFingerprint, authorityReplaced: authorityReplaced)
         page = HTTPResponse(
             contentType: "text/html; charset=utf-8", body: Data(html.render().utf8),
             headers: ["Cache-Control": "no-store"])

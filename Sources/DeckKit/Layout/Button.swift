@@ -12,16 +12,54 @@ public struct Button: Codable, Hashable, Sendable {
         /// Open a new terminal window in `directory` (`""` = home).
         case terminal(directory: String)
         /// Start recording monitor `displayId` (nil: the leftmost) at `fps`, or stop the recording that runs
-        /// (SPEC §11); the key shows the recording's state on every device.
+        /// (DESIGN.md#recording); the key shows the recording's state on every device.
         case record(displayId: Int?, fps: Int)
+        /// Press a key with modifiers held around it (Ctrl+Shift+T, a media key), by keysym whatever the layout.
+        case hotkey(KeyChord)
+        /// Type a snippet through the typing path, then Return when `enter`.
+        case text(String, enter: Bool)
+        /// Open an `http`/`https`/`mailto` URL, or a file or folder (an absolute path or `~/…`), with the
+        /// desktop's default handler.
+        case open(String)
+        /// Play/pause, next, previous or stop on the media player that changed state last (MPRIS).
+        case media(MediaAction)
+        /// Up to 16 steps run in order, each a key of another kind or a delay (CompoundKeys.swift).
+        case multi([MultiStep])
+        /// One of two actions by the state the host keeps (CompoundKeys.swift).
+        indirect case toggle(Toggle)
+        /// A sub-deck with pages of its own; the device opens it, and draws a back key in slot 0 of its first page
+        /// (kept empty here). Folders nest up to `DeckLayout.maxFolderDepth`.
+        case folder(pages: [[Button?]])
+        /// Turns the pages of the deck or folder it sits in, on the device that pressed it.
+        case page(PageTurn)
+        /// Shows the profile (a named deck of its own) called this on the device that pressed it, or on every
+        /// device that follows the shared profile when that one does (PROTOCOL §6 "Profiles"). The host runs it.
+        case profile(String)
 
-        /// The wire name of the kind: `app`, `command`, `terminal` or `record`.
+        /// The wire name of the kind.
         public var name: String {
             switch self {
             case .app: "app"
             case .command: "command"
             case .terminal: "terminal"
             case .record: "record"
+            case .hotkey: "hotkey"
+            case .text: "text"
+            case .open: "open"
+            case .media: "media"
+            case .multi: "multi"
+            case .toggle: "toggle"
+            case .folder: "folder"
+            case .page: "page"
+            case .profile: "profile"
+            }
+        }
+
+        /// The kinds a device at protocol 2 or older knows; others reach it as plain keys (PROTOCOL §6).
+        public var isProtocol2: Bool {
+            switch self {
+            case .app, .command, .terminal, .record: true
+            case .hotkey, .text, .open, .media, .multi, .toggle, .folder, .page, .profile: false
             }
         }
     }
@@ -30,20 +68,25 @@ public struct Button: Codable, Hashable, Sendable {
     public var label: String
     /// What a press runs.
     public var kind: Kind
+    /// Colour, icon and whether the label shows (PROTOCOL §6 "Looks"); its fields sit flat beside the kind's.
+    public var look: KeyLook
 
-    /// A button with a label and an action.
-    public init(label: String, kind: Kind) {
+    /// A button with a label, an action and (by default) the kind's own look.
+    public init(label: String, kind: Kind, look: KeyLook = .plain) {
         self.label = label
         self.kind = kind
+        self.look = look
     }
 
     private enum CodingKeys: String, CodingKey {
-        case label, kind, appId, command, directory, displayId, fps
+        case label, kind, appId, command, directory, displayId, fps, key, modifiers, text, enter, target, action
+        case pages, go, page, profile
     }
 
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         label = try fields.decode(String.self, forKey: .label)
+        look = try KeyLook(from: decoder)
         switch try fields.decode(String.self, forKey: .kind) {
         case "app": kind = .app(appId: try fields.decode(String.self, forKey: .appId))
         case "command": kind = .command(try fields.decode(String.self, forKey: .command))
@@ -52,6 +95,25 @@ public struct Button: Codable, Hashable, Sendable {
             // 30 or 60 as for recordStart: another number goes to the nearer, absent is 30.
             let fps = StreamRate.normalize(fps: try fields.decodeIfPresent(Int.self, forKey: .fps) ?? 30)
             kind = .record(displayId: try fields.decodeIfPresent(Int.self, forKey: .displayId), fps: fps)
+        case "hotkey":
+            let name = try fields.decode(String.self, forKey: .key)
+            let modifiers = try fields.decodeIfPresent([KeyChord.Modifier].self, forKey: .modifiers) ?? []
+            guard let chord = KeyChord(name: name, modifiers: modifiers) else {
+                throw DecodingError.dataCorruptedError(forKey: .key, in: fields, debugDescription: "not a key")
+            }
+            kind = .hotkey(chord)
+        case "text":
+            kind = .text(
+                try fields.decode(String.self, forKey: .text),
+                enter: try fields.decodeIfPresent(Bool.self, forKey: .enter) ?? false)
+        case "open": kind = .open(try fields.decode(String.self, forKey: .target))
+        case "media": kind = .media(try fields.decode(MediaAction.self, forKey: .action))
+        case "multi": kind = .multi(try MultiSteps(from: decoder).steps)
+        case "toggle": kind = .toggle(try Toggle(from: decoder))
+        // No pages: the layout gives the folder one empty page of its own size when it is set.
+        case "folder": kind = .folder(pages: try fields.decodeIfPresent([[Button?]].self, forKey: .pages) ?? [])
+        case "page": kind = .page(try Self.pageTurn(fields))
+        case "profile": kind = .profile(try fields.decode(String.self, forKey: .profile))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "unknown button kind")
         }
@@ -61,6 +123,7 @@ public struct Button: Codable, Hashable, Sendable {
         var fields = encoder.container(keyedBy: CodingKeys.self)
         try fields.encode(label, forKey: .label)
         try fields.encode(kind.name, forKey: .kind)
+        try look.encode(to: encoder)
         switch kind {
         case .app(let appId): try fields.encode(appId, forKey: .appId)
         case .command(let command): try fields.encode(command, forKey: .command)
@@ -68,6 +131,33 @@ public struct Button: Codable, Hashable, Sendable {
         case .record(let displayId, let fps):
             try fields.encodeIfPresent(displayId, forKey: .displayId)
             try fields.encode(fps, forKey: .fps)
+        case .hotkey(let chord):
+            try fields.encode(chord.name, forKey: .key)
+            if !chord.modifiers.isEmpty { try fields.encode(chord.modifiers, forKey: .modifiers) }
+        case .text(let text, let enter):
+            try fields.encode(text, forKey: .text)
+            try fields.encode(enter, forKey: .enter)
+        case .open(let target): try fields.encode(target, forKey: .target)
+        case .media(let action): try fields.encode(action, forKey: .action)
+        case .multi(let steps): try MultiSteps(steps: steps).encode(to: encoder)
+        case .toggle(let toggle): try toggle.encode(to: encoder)
+        case .folder(let pages): try fields.encode(pages, forKey: .pages)
+        case .page(let turn):
+            try fields.encode(turn.go, forKey: .go)
+            if case .page(let number) = turn { try fields.encode(number, forKey: .page) }
+        case .profile(let name): try fields.encode(name, forKey: .profile)
+        }
+    }
+
+    /// `go` is `next`, `previous`, or `page` with the page's number in `page`.
+    private static func pageTurn(_ fields: KeyedDecodingContainer<CodingKeys>) throws -> PageTurn {
+        switch try fields.decode(String.self, forKey: .go) {
+        case "next": return .next
+        case "previous": return .previous
+        case "page": return .page(try fields.decode(Int.self, forKey: .page))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .go, in: fields, debugDescription: "go is next, previous or page")
         }
     }
 }

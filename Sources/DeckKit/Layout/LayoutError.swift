@@ -2,16 +2,38 @@
 public enum LayoutError: Error, Hashable, Sendable {
     /// The page number names no page of the layout.
     case pageOutOfRange(page: Int, pageCount: Int)
-    /// The slot number is outside 0…11.
-    case indexOutOfRange(index: Int)
+    /// The slot number is outside 0…slots-1 of the deck's grid.
+    case indexOutOfRange(index: Int, slots: Int)
     /// A move was asked for a slot that holds no button.
     case emptySlot(page: Int, index: Int)
-    /// A page received from outside does not have exactly 12 entries.
+    /// A page received from outside does not have exactly as many entries as the grid has slots.
     case wrongPageSize(page: Int, count: Int)
     /// The edit would make more pages than `DeckLayout.maxPages`.
     case tooManyPages(limit: Int)
     /// A button's label or parameter is longer than its limit.
     case fieldTooLong(field: String, limit: Int)
+    /// An open key's target is not an http/https/mailto URL, an absolute path or `~/…`.
+    case badTarget
+    /// A multi-action with no steps or more than `CompoundRule.maxSteps`.
+    case stepCount(limit: Int)
+    /// A multi-action's delay outside `CompoundRule.delayRange`.
+    case delayOutOfRange
+    /// A multi-action or a toggle inside a multi-action's step or a toggle's action.
+    case nestedKey
+    /// A key's colour is not a palette name (`KeyLook.palette`).
+    case badColor(String)
+    /// A key's icon is not one visible character, or an app icon names no app; the text says which.
+    case badIcon(String)
+    /// A folder would sit deeper than `DeckLayout.maxFolderDepth`.
+    case folderTooDeep(limit: Int)
+    /// An edit's path names a slot that holds no folder.
+    case notAFolder(page: Int, index: Int)
+    /// Slot 0 of a folder's first page is its back key: nothing may be put there or moved from there.
+    case backSlot
+    /// A page key's page number is negative or past `DeckLayout.maxPages`.
+    case badPageTurn
+    /// A profile key's name is empty, longer than `ProfileSet.maxName` or holds hidden characters.
+    case badProfileName
 
     /// A short name for the case, the same one the shared fixture table uses.
     public var name: String {
@@ -22,6 +44,17 @@ public enum LayoutError: Error, Hashable, Sendable {
         case .wrongPageSize: "wrongPageSize"
         case .tooManyPages: "tooManyPages"
         case .fieldTooLong: "fieldTooLong"
+        case .badTarget: "badTarget"
+        case .stepCount: "stepCount"
+        case .delayOutOfRange: "delayOutOfRange"
+        case .nestedKey: "nestedKey"
+        case .badColor: "badColor"
+        case .badIcon: "badIcon"
+        case .folderTooDeep: "folderTooDeep"
+        case .notAFolder: "notAFolder"
+        case .backSlot: "backSlot"
+        case .badPageTurn: "badPageTurn"
+        case .badProfileName: "badProfileName"
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The device's audio jitter buffer rule (SPEC §8).
+/// The device's audio jitter buffer rule (DESIGN.md#sound).
 ///
 /// Packets arrive unevenly over Wi-Fi. Playback starts once 60 ms is queued; above 200 ms new packets
 /// are dropped until the queue falls below 100 ms, so sound never drifts far behind the picture.

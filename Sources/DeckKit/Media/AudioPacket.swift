@@ -37,14 +37,29 @@ public struct AudioPacket: Hashable, Sendable {
     /// host's sound path calls this for every 10 ms of sound, straight from the capture's buffer.
     public static func encode(channels: UInt8, sampleRate: UInt32, samples: UnsafeBufferPointer<Int16>) -> Data {
         var bytes = Data(count: headerSize + samples.count * 2)
-        bytes.withUnsafeMutableBytes { raw in
-            raw[0] = kind
-            raw[1] = channels
-            raw.storeBytes(of: sampleRate.bigEndian, toByteOffset: 2, as: UInt32.self)
-            // Int16 in memory is little-endian on every platform TouchDeck runs on (x86-64, arm64).
-            UnsafeMutableRawBufferPointer(rebasing: raw[headerSize...]).copyMemory(from: UnsafeRawBufferPointer(samples))
-        }
+        bytes.withUnsafeMutableBytes { write(channels: channels, sampleRate: sampleRate, samples: samples, into: $0) }
         return bytes
+    }
+
+    /// The same bytes in a `WireBuffer` with room for the seal and the transport: the host's sound path, so
+    /// the samples are copied once on their way to the socket.
+    public static func wireMessage(channels: UInt8, sampleRate: UInt32, samples: UnsafeBufferPointer<Int16>)
+        -> WireBuffer
+    {
+        WireBuffer(count: headerSize + samples.count * 2) {
+            write(channels: channels, sampleRate: sampleRate, samples: samples, into: $0)
+        }
+    }
+
+    private static func write(
+        channels: UInt8, sampleRate: UInt32, samples: UnsafeBufferPointer<Int16>,
+        into raw: UnsafeMutableRawBufferPointer
+    ) {
+        raw[0] = kind
+        raw[1] = channels
+        raw.storeBytes(of: sampleRate.bigEndian, toByteOffset: 2, as: UInt32.self)
+        // Int16 in memory is little-endian on every platform TouchDeck runs on (x86-64, arm64).
+        UnsafeMutableRawBufferPointer(rebasing: raw[headerSize...]).copyMemory(from: UnsafeRawBufferPointer(samples))
     }
 
     /// Reads a packet; nil for a short header, zero channels or rate, or a partial sample frame.

@@ -1,4 +1,4 @@
-/// Flow control for media sent to one viewer (SPEC §7, §8).
+/// Flow control for media sent to one viewer (DESIGN.md#viewing, #sound).
 ///
 /// At most `limit` packets may be in flight. A video delta frame refers to the frame before it, so once
 /// one is dropped every later delta would decode into garbage: the gate drops everything until the next

@@ -43,9 +43,16 @@ public struct VideoPacket: Hashable, Sendable {
 
     /// The packet bytes.
     public func encoded() -> Data {
-        var out = Data(capacity: 14 + parameterSets.reduce(1) { $0 + 2 + $1.count } + frame.count)
-        let flags = (keyframe ? Self.keyframeFlag : 0) | (timing == nil ? 0 : Self.timingFlag)
-        out.append(contentsOf: [Self.h264, flags])
+        Self.header(keyframe: keyframe, timing: timing, parameterSets: parameterSets, frameSize: frame.count) + frame
+    }
+
+    /// Everything in front of the frame: the part the sender puts before an access unit it already holds
+    /// (`WireBuffer.prepend`), so the frame itself is not copied again. `frameSize` is room to reserve.
+    public static func header(keyframe: Bool, timing: Timing?, parameterSets: [Data], frameSize: Int = 0) -> Data {
+        var out = Data(capacity: maxHeaderSize(keyframe: keyframe, parameterSets: parameterSets) + frameSize)
+        let flags = (keyframe ? keyframeFlag : 0) | (timing == nil ? 0 : timingFlag)
+        out.append(h264)
+        out.append(flags)
         if let timing {
             out.appendBigEndian(timing.captureMicros)
             out.appendBigEndian(timing.hostProcessingMicros)
@@ -57,8 +64,13 @@ public struct VideoPacket: Hashable, Sendable {
                 out.append(set)
             }
         }
-        out.append(frame)
         return out
+    }
+
+    /// The longest header such a frame can have (timing included): 14 bytes for a delta frame, which `Data`
+    /// keeps inline (no allocation).
+    public static func maxHeaderSize(keyframe: Bool, parameterSets: [Data]) -> Int {
+        14 + (keyframe ? parameterSets.reduce(1) { $0 + 2 + $1.count } : 0)
     }
 
     /// Reads a packet; nil when it is shorter than its header says, has no frame byte, or is not H.264.

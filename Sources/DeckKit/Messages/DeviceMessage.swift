@@ -8,6 +8,7 @@ public enum DeviceMessage: WireMessage {
     case secure(SecureEnvelope)
     case setButton(SetButton)
     case clearButton(ClearButton)
+    case setGrid(SetGrid)
     case moveButton(MoveButton)
     case press(Press)
     case listApps(ListApps)
@@ -28,6 +29,14 @@ public enum DeviceMessage: WireMessage {
     case recordStop(RecordStop)
     case listRecordings(ListRecordings)
     case fetchRecording(FetchRecording)
+    case deleteRecording(DeleteRecording)
+    case switchProfile(SwitchProfile)
+    case followProfile(FollowProfile)
+    case addProfile(AddProfile)
+    case deleteProfile(DeleteProfile)
+    case importProfile(ImportProfile)
+    case undo(Undo)
+    case clipboardSet(ClipboardSet)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -40,6 +49,7 @@ public enum DeviceMessage: WireMessage {
         case .secure(let m): m
         case .setButton(let m): m
         case .clearButton(let m): m
+        case .setGrid(let m): m
         case .moveButton(let m): m
         case .press(let m): m
         case .listApps(let m): m
@@ -60,6 +70,14 @@ public enum DeviceMessage: WireMessage {
         case .recordStop(let m): m
         case .listRecordings(let m): m
         case .fetchRecording(let m): m
+        case .deleteRecording(let m): m
+        case .switchProfile(let m): m
+        case .followProfile(let m): m
+        case .addProfile(let m): m
+        case .deleteProfile(let m): m
+        case .importProfile(let m): m
+        case .undo(let m): m
+        case .clipboardSet(let m): m
         }
     }
 
@@ -73,6 +91,7 @@ public enum DeviceMessage: WireMessage {
         SecureEnvelope.type: { .secure(try SecureEnvelope(from: $0)) },
         SetButton.type: { .setButton(try SetButton(from: $0)) },
         ClearButton.type: { .clearButton(try ClearButton(from: $0)) },
+        SetGrid.type: { .setGrid(try SetGrid(from: $0)) },
         MoveButton.type: { .moveButton(try MoveButton(from: $0)) },
         Press.type: { .press(try Press(from: $0)) },
         ListApps.type: { .listApps(try ListApps(from: $0)) },
@@ -93,6 +112,14 @@ public enum DeviceMessage: WireMessage {
         RecordStop.type: { .recordStop(try RecordStop(from: $0)) },
         ListRecordings.type: { .listRecordings(try ListRecordings(from: $0)) },
         FetchRecording.type: { .fetchRecording(try FetchRecording(from: $0)) },
+        DeleteRecording.type: { .deleteRecording(try DeleteRecording(from: $0)) },
+        SwitchProfile.type: { .switchProfile(try SwitchProfile(from: $0)) },
+        FollowProfile.type: { .followProfile(try FollowProfile(from: $0)) },
+        AddProfile.type: { .addProfile(try AddProfile(from: $0)) },
+        DeleteProfile.type: { .deleteProfile(try DeleteProfile(from: $0)) },
+        ImportProfile.type: { .importProfile(try ImportProfile(from: $0)) },
+        Undo.type: { .undo(try Undo(from: $0)) },
+        ClipboardSet.type: { .clipboardSet(try ClipboardSet(from: $0)) },
     ]
 
     /// Whether the host accepts this message before authorization (hello, pairing, auth).
@@ -108,6 +135,7 @@ public enum DeviceMessage: WireMessage {
         switch self {
         case .setButton(let m): m
         case .clearButton(let m): m
+        case .setGrid(let m): m
         case .moveButton(let m): m
         default: nil
         }

@@ -24,7 +24,14 @@ public enum HostMessage: WireMessage {
     case recordState(RecordState)
     case recordDenied(RecordDenied)
     case recordings(Recordings)
+    case screenPermission(ScreenPermission)
+    case editPermission(EditPermission)
     case recordingChunk(RecordingChunk)
+    case mediaState(MediaState)
+    case profiles(Profiles)
+    case profileImported(ProfileImported)
+    case clipboardResult(ClipboardResult)
+    case clipboardOffer(ClipboardOffer)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -53,7 +60,14 @@ public enum HostMessage: WireMessage {
         case .recordState(let m): m
         case .recordDenied(let m): m
         case .recordings(let m): m
+        case .screenPermission(let m): m
+        case .editPermission(let m): m
         case .recordingChunk(let m): m
+        case .mediaState(let m): m
+        case .profiles(let m): m
+        case .profileImported(let m): m
+        case .clipboardResult(let m): m
+        case .clipboardOffer(let m): m
         }
     }
 
@@ -83,6 +97,13 @@ public enum HostMessage: WireMessage {
         RecordState.type: { .recordState(try RecordState(from: $0)) },
         RecordDenied.type: { .recordDenied(try RecordDenied(from: $0)) },
         Recordings.type: { .recordings(try Recordings(from: $0)) },
+        ScreenPermission.type: { .screenPermission(try ScreenPermission(from: $0)) },
+        EditPermission.type: { .editPermission(try EditPermission(from: $0)) },
         RecordingChunk.type: { .recordingChunk(try RecordingChunk(from: $0)) },
+        MediaState.type: { .mediaState(try MediaState(from: $0)) },
+        Profiles.type: { .profiles(try Profiles(from: $0)) },
+        ProfileImported.type: { .profileImported(try ProfileImported(from: $0)) },
+        ClipboardResult.type: { .clipboardResult(try ClipboardResult(from: $0)) },
+        ClipboardOffer.type: { .clipboardOffer(try ClipboardOffer(from: $0)) },
     ]
 }

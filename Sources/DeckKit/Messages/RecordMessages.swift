@@ -1,4 +1,4 @@
-// Recording messages (PROTOCOL §6 "Recording", SPEC §11).
+// Recording messages (PROTOCOL §6 "Recording", DESIGN.md#recording).
 
 extension DeviceMessage {
     /// Starts recording one monitor.
@@ -9,20 +9,32 @@ extension DeviceMessage {
         public var fps: Int
         /// The video's long side; absent → the monitor's own size.
         public var maxSide: Int?
+        /// The longest the recording may run, in seconds of the file (absent → 2 hours); it stops by itself then.
+        public var maxSeconds: Int?
 
-        public init(displayId: Int, fps: Int = 30, maxSide: Int? = nil) {
+        /// A recording nobody stops is stopped after this long (8 GB an hour at most, speakers silent meanwhile).
+        public static let defaultMaxSeconds = 7200
+        /// The longest a recording may be asked to run: a day.
+        public static let longestMaxSeconds = 86400
+
+        /// `maxSeconds` as the host applies it: the default when absent, within 1 s … a day.
+        public static func limit(_ asked: Int?) -> Int { min(max(asked ?? defaultMaxSeconds, 1), longestMaxSeconds) }
+
+        public init(displayId: Int, fps: Int = 30, maxSide: Int? = nil, maxSeconds: Int? = nil) {
             self.displayId = displayId
             self.fps = fps
             self.maxSide = maxSide
+            self.maxSeconds = maxSeconds
         }
 
-        private enum CodingKeys: String, CodingKey { case displayId, fps, maxSide }
+        private enum CodingKeys: String, CodingKey { case displayId, fps, maxSide, maxSeconds }
 
         public init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
             displayId = try fields.decode(Int.self, forKey: .displayId)
             fps = try fields.decode(.fps, default: 30)
             maxSide = try fields.decodeIfPresent(Int.self, forKey: .maxSide)
+            maxSeconds = try fields.decodeIfPresent(Int.self, forKey: .maxSeconds)
         }
     }
 
@@ -63,6 +75,15 @@ extension DeviceMessage {
             self.offset = offset
         }
     }
+
+    /// Deletes a saved recording (not the one being recorded); answered with the new `recordings` list.
+    public struct DeleteRecording: MessageBody {
+        public static let type = "deleteRecording"
+        /// A `name` from `recordings`.
+        public var name: String
+
+        public init(name: String) { self.name = name }
+    }
 }
 
 extension HostMessage {
@@ -82,6 +103,8 @@ extension HostMessage {
             case error
             /// The host is stopping.
             case ended
+            /// It reached its length limit (`recordStart.maxSeconds`, 2 hours unless asked otherwise).
+            case maxLength
         }
         public var state: State
         /// The monitor being recorded (not with `idle`).
@@ -135,12 +158,15 @@ extension HostMessage {
         public var durationMs: Int
         /// A `data:` URL of a small JPEG, or nil.
         public var thumbnail: String?
+        /// True for the file being recorded now (it cannot be fetched until it ends); absent otherwise.
+        public var recording: Bool?
 
-        public init(name: String, size: Int, durationMs: Int, thumbnail: String? = nil) {
+        public init(name: String, size: Int, durationMs: Int, thumbnail: String? = nil, recording: Bool? = nil) {
             self.name = name
             self.size = size
             self.durationMs = durationMs
             self.thumbnail = thumbnail
+            self.recording = recording
         }
     }
 

@@ -1,4 +1,4 @@
-// Screen viewing messages (PROTOCOL §6, SPEC §7).
+// Screen viewing messages (PROTOCOL §6, DESIGN.md#viewing).
 
 extension DeviceMessage {
     /// Asks for the monitors, with thumbnails.
@@ -17,15 +17,19 @@ extension DeviceMessage {
         public var fps: Int
         /// Send system sound too (absent → false).
         public var audio: Bool
+        /// `true`: a device that may not view asks the computer's user (a notification with Allow once, Always
+        /// allow, Deny) instead of being refused at once; ignored for a device that may view. Absent → not asked.
+        public var ask: Bool?
 
-        public init(displayId: Int, maxSide: Int, fps: Int = 30, audio: Bool = false) {
+        public init(displayId: Int, maxSide: Int, fps: Int = 30, audio: Bool = false, ask: Bool? = nil) {
             self.displayId = displayId
             self.maxSide = maxSide
             self.fps = fps
             self.audio = audio
+            self.ask = ask
         }
 
-        private enum CodingKeys: String, CodingKey { case displayId, maxSide, fps, audio }
+        private enum CodingKeys: String, CodingKey { case displayId, maxSide, fps, audio, ask }
 
         public init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +37,7 @@ extension DeviceMessage {
             maxSide = try fields.decode(Int.self, forKey: .maxSide)
             fps = try fields.decode(.fps, default: 30)
             audio = try fields.decode(.audio, default: false)
+            ask = try fields.decodeIfPresent(Bool.self, forKey: .ask)
         }
     }
 
@@ -158,12 +163,46 @@ extension HostMessage {
         public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
             case notAllowed, noPermission, locked, busy
         }
+        /// For a `notAllowed` that answers `startScreen{ask:true}`: what became of the question.
+        public enum Asked: String, Codable, Hashable, Sendable, CaseIterable {
+            /// The computer cannot ask (no notification server, or one without actions): the old refusal.
+            case unavailable
+            /// The computer's user chose Deny, or closed the question.
+            case denied
+            /// Nobody answered in time (60 s).
+            case timedOut
+        }
         public var reason: Reason
         public var viewer: String?
-        public init(reason: Reason, viewer: String? = nil) {
+        public var asked: Asked?
+        public init(reason: Reason, viewer: String? = nil, asked: Asked? = nil) {
             self.reason = reason
             self.viewer = viewer
+            self.asked = asked
         }
+    }
+
+    /// Whether this device may view the screen (and record), sent to its connections when the host's user
+    /// changes it (`touchdeck devices allow-screen NAME on|off`), so a waiting Screen tab follows at once.
+    /// Also sent to the one connection that asked when the computer's user chose "Allow once" (`once: true`): that
+    /// device may view until this viewing ends.
+    public struct ScreenPermission: MessageBody {
+        public static let type = "screenPermission"
+        public var allowed: Bool
+        /// `true`: allowed for one viewing only (the answer "Allow once"); absent otherwise.
+        public var once: Bool?
+        public init(allowed: Bool, once: Bool? = nil) {
+            self.allowed = allowed
+            self.once = once
+        }
+    }
+
+    /// Whether this device may change the deck, sent to its connections when the host's user changes it
+    /// (`touchdeck devices allow-edit NAME on|off`).
+    public struct EditPermission: MessageBody {
+        public static let type = "editPermission"
+        public var allowed: Bool
+        public init(allowed: Bool) { self.allowed = allowed }
     }
 
     /// Viewing was accepted but waits: `screenStarted` or `screenDenied` follows.
@@ -173,6 +212,9 @@ extension HostMessage {
         public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
             /// The computer's user must approve screen sharing there (the ScreenCast portal's first use).
             case approval
+            /// A device that may not view asked (`startScreen{ask:true}`): the computer's user has a notification
+            /// with Allow once, Always allow and Deny; `screenPermission{allowed:true}` or `screenDenied` follows.
+            case asking
         }
         public var reason: Reason
         public init(reason: Reason) { self.reason = reason }

@@ -47,11 +47,23 @@ extension LayoutError: WireReportable {
     public var wireMessage: String {
         switch self {
         case .pageOutOfRange(let page, let count): "page \(page) does not exist (\(count) pages)"
-        case .indexOutOfRange(let index): "slot \(index) is outside 0…11"
+        case .indexOutOfRange(let index, let slots): "slot \(index) is outside 0…\(slots - 1)"
         case .emptySlot(let page, let index): "no button at page \(page) slot \(index)"
-        case .wrongPageSize(let page, let count): "page \(page) has \(count) slots, not 12"
+        case .wrongPageSize(let page, let count): "page \(page) has \(count) slots, not as many as the grid"
         case .tooManyPages(let limit): "the deck is full (\(limit) pages)"
         case .fieldTooLong(let field, let limit): "the \(field) is too long (at most \(limit))"
+        case .badTarget: "an open key opens an http, https or mailto address, or a file or folder (/… or ~/…)"
+        case .stepCount(let limit): "a multi-action has 1 to \(limit) steps"
+        case .delayOutOfRange: "a delay is 10 ms to 10 s (10…10000)"
+        case .nestedKey: "a multi-action's steps and a toggle's actions cannot be multi-actions or toggles"
+        case .badColor(let name):
+            "unknown colour “\(name.prefix(32))”: a key's colour is one of \(KeyLook.palette.joined(separator: ", "))"
+        case .badIcon(let why): why
+        case .folderTooDeep(let limit): "folders nest at most \(limit) deep"
+        case .notAFolder(let page, let index): "no folder at page \(page) slot \(index)"
+        case .backSlot: "slot 0 of a folder's first page is its back key"
+        case .badPageTurn: "a page key goes to a page 0…\(DeckLayout.maxPages - 1)"
+        case .badProfileName: "a profile key names a profile: 1 to \(ProfileSet.maxName) visible characters"
         }
     }
 }
@@ -62,27 +74,32 @@ extension HostMessage {
         public static let type = "error"
         public var code: WireErrorCode
         public var message: String
+        /// The `type` of the device message this error answers, so the device can tell the part of its UI
+        /// waiting for that answer; nil when it answers no message the host could read.
+        public var request: String?
 
-        public init(code: WireErrorCode, message: String) {
+        public init(code: WireErrorCode, message: String, request: String? = nil) {
             self.code = code
             self.message = message
+            self.request = request
         }
 
         /// The reply for any error: reportable errors say what they are, anything else is `unavailable`.
-        public init(for error: any Error) {
+        public init(for error: any Error, request: String? = nil) {
             if let reportable = error as? any WireReportable {
-                self.init(code: reportable.wireCode, message: reportable.wireMessage)
+                self.init(code: reportable.wireCode, message: reportable.wireMessage, request: request)
             } else {
-                self.init(code: .unavailable, message: "the host could not do that")
+                self.init(code: .unavailable, message: "the host could not do that", request: request)
             }
         }
 
-        private enum CodingKeys: String, CodingKey { case code, message }
+        private enum CodingKeys: String, CodingKey { case code, message, request }
 
         public init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
             code = try fields.decode(WireErrorCode.self, forKey: .code)
             message = try fields.decode(.message, default: "")
+            request = try fields.decodeIfPresent(String.self, forKey: .request)
         }
     }
 }

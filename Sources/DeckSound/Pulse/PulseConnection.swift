@@ -1,4 +1,5 @@
 import CPulse
+import DeckDesktop
 import Foundation
 
 /// One libpulse threaded mainloop and its context, used by the sound queue with blocking calls (each starts
@@ -16,26 +17,24 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
         case serverChanged
     }
 
-    let mainloop: OpaquePointer
+    let loop = PulseLoop()
+    var mainloop: OpaquePointer { loop.mainloop }
     private(set) var context: OpaquePointer?
     let events: @Sendable (Event) -> Void
 
     /// Connects to `server` (nil: `$PULSE_SERVER` or the default) and waits until the context is ready.
     init(server: String?, events: @escaping @Sendable (Event) -> Void) throws {
-        guard let mainloop = pa_threaded_mainloop_new() else {
-            preconditionFailure("pa_threaded_mainloop_new: no memory")
-        }
-        self.mainloop = mainloop
         self.events = events
-        let api = pa_threaded_mainloop_get_api(mainloop)
-        // Every stored property is set from here on: a throw runs deinit, which frees the loop (and context).
-        guard let context = pa_context_new(api, "TouchDeck sound") else { throw SoundError.noServer }
+        // Every stored property is set from here on: a throw runs deinit, which ends the loop (and context).
+        let context = try loop.locked {
+            guard let context = pa_context_new(loop.api, "TouchDeck sound") else { throw SoundError.noServer }
+            // Unretained: the loop's end (in deinit) leaves no callback into self.
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            pa_context_set_state_callback(context, pulseConnectionState, me)
+            pa_context_set_subscribe_callback(context, pulseConnectionEvent, me)
+            return context
+        }
         self.context = context
-        // Unretained: the loop is stopped (no more callbacks) before self goes, in deinit.
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(context, pulseConnectionState, me)
-        pa_context_set_subscribe_callback(context, pulseConnectionEvent, me)
-        pa_threaded_mainloop_start(mainloop)
         try locked {
             // NOAUTOSPAWN: no server must read as "no sound", not start a daemon behind the user.
             guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
@@ -52,35 +51,15 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
         _ = try perform("subscribe") { pa_context_subscribe($0, pa_subscription_mask_t(mask), pulseConnectionDone, $1) }
     }
 
-    deinit {
-        let handles = PulseHandles(mainloop: mainloop, context: context)
-        // The last reference may go inside one of the loop's own callbacks (a recorder released there), where
-        // the loop cannot stop itself: the callbacks (which point at self) are cleared now, under the lock the
-        // callback holds, and another thread stops the loop once the callback has returned.
-        if pa_threaded_mainloop_in_thread(mainloop) != 0 {
-            handles.forgetCallbacks()
-            DispatchQueue.global().async {
-                pa_threaded_mainloop_stop(handles.mainloop)
-                handles.free()
-            }
-        } else {
-            pa_threaded_mainloop_stop(mainloop)
-            handles.forgetCallbacks()
-            handles.free()
-        }
-    }
+    // The last reference may go inside one of the loop's own callbacks (a recorder released there): the loop's
+    // end handles that.
+    deinit { loop.end(context: context) }
 
     /// Still connected?
     var isReady: Bool { locked { context.map { pa_context_get_state($0) == PA_CONTEXT_READY } ?? false } }
 
-    /// Runs `body` holding the mainloop lock. On the loop's own thread (inside a callback, e.g. a recorder whose
-    /// last reference went there) the lock is already the caller's: libpulse aborts on a second lock there.
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        if pa_threaded_mainloop_in_thread(mainloop) != 0 { return try body() }
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        return try body()
-    }
+    /// Runs `body` holding the mainloop lock (already the caller's on the loop's own thread).
+    func locked<T>(_ body: () throws -> T) rethrows -> T { try loop.locked(body) }
 
     /// Starts one operation and blocks until its callback says it is done (or the context dies).
     func perform(
@@ -139,29 +118,6 @@ final class PulseConnection: SoundServer, @unchecked Sendable {
 
     func unloadModule(_ index: UInt32) throws {
         _ = try perform("unload module \(index)") { pa_context_unload_module($0, index, pulseConnectionDone, $1) }
-    }
-}
-
-/// A connection's loop and context, freed by `PulseConnection.deinit` (on another thread when the last reference
-/// went on the loop's own). `@unchecked Sendable`: used by one thread at a time, once the connection is gone.
-private struct PulseHandles: @unchecked Sendable {
-    let mainloop: OpaquePointer
-    let context: OpaquePointer?
-
-    /// No more callbacks into the connection (on the loop's thread or with the loop stopped).
-    func forgetCallbacks() {
-        guard let context else { return }
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-    }
-
-    /// Disconnects and frees the context and the loop (stopped before).
-    func free() {
-        if let context {
-            pa_context_disconnect(context)
-            pa_context_unref(context)
-        }
-        pa_threaded_mainloop_free(mainloop)
     }
 }
 

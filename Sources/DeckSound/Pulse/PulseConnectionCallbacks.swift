@@ -1,4 +1,5 @@
 import CPulse
+import DeckDesktop
 
 // libpulse calls these on its mainloop thread. `userdata` is the `PulseConnection` (state, events) or the
 // `PulseReply` a blocked caller holds (everything else), both passed unretained.

@@ -1,4 +1,5 @@
 import CPulse
+import DeckDesktop
 import Foundation
 
 /// Records one source (our sink's monitor) as 48 kHz stereo s16le and hands on whole 10 ms packets on the

@@ -11,7 +11,8 @@ extension Certificate {
         return digest.prefix(Int(length)).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
-    /// Whether the certificate carries a Name Constraints extension (CAs made before SPEC §1 asked for one do not).
+    /// Whether the certificate carries a Name Constraints extension (CAs older than the rule in
+    /// DESIGN.md#local-ca do not).
     var hasNameConstraints: Bool {
         X509_get_ext_by_NID(pointer, NID_name_constraints, -1) >= 0
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// What the local CA may sign for (SPEC §1): the host's own names, its addresses when the CA is made and the
+/// What the local CA may sign for (DESIGN.md#local-ca): the host's own names, its addresses when the CA is made and the
 /// private address ranges. Written into the CA as a critical Name Constraints extension, so that its key, if
 /// it ever leaks, cannot sign a certificate any device accepts for a public site.
 struct NameConstraints: Equatable {

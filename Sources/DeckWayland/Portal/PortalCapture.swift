@@ -1,4 +1,4 @@
-import DeckScreen
+import DeckDesktop
 import Foundation
 
 /// A continuous capture through the portal (`ScreenCapture`): a `PortalSession` (a screen cast, or a remote-desktop
@@ -14,7 +14,8 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
     init(
         bus: SessionBus, kind: PortalSession.Kind = .screenCast, token: PortalRestoreToken, fps: Int,
         handlers: CaptureHandlers,
-        started: @Sendable (PortalSession) -> Void = { _ in }, ended: @escaping @Sendable (PortalSession) -> Void = { _ in }
+        started: @Sendable (PortalSession) -> Void = { _ in },
+        ended: @escaping @Sendable (PortalSession) -> Void = { _ in }
     ) throws(ScreenSourceError) {
         let session: PortalSession
         do { session = try PortalSession(bus: bus, kind: kind, restoreToken: token.load()) } catch {

@@ -1,38 +1,31 @@
-import DeckActions
-import DeckScreen
+import DeckDesktop
 import Dispatch
 import Foundation
 
-/// KDE, wlroots and other Wayland desktops without Mutter, through the desktop portal (SPEC §7): monitors from the
-/// compositor's outputs, captures through `PortalCapture`. Without remote input (`remoteDesktop` nil) a capture is
-/// a ScreenCast session, approved once (its restore token is kept in the config dir). With the RemoteDesktop portal
-/// (KDE), a capture is a remote-desktop session with the monitor's stream, so one approval covers the screen, the
-/// pointer and the keys, and input goes through it (`PortalInput`); before RemoteDesktop version 2 the portal
+/// KDE, wlroots and other Wayland desktops without Mutter, through the desktop portal (DESIGN.md#viewing): monitors
+/// from the compositor's outputs, captures through `PortalCapture`. Without remote input (`remoteDesktop` nil) a
+/// capture is a ScreenCast session, approved once (its restore token is kept in the config dir). With the RemoteDesktop
+/// portal (KDE), a capture is a remote-desktop session with the monitor's stream, so one approval covers the screen,
+/// the pointer and the keys, and input goes through it (`PortalInput`); before RemoteDesktop version 2 the portal
 /// keeps no approval, and the user is asked at every start.
 ///
-/// `@unchecked Sendable`: the input sessions are touched only on `inputQueue` (which also keeps input events in
-/// order); `captures` is guarded by `lock`.
+/// `@unchecked Sendable`: what changes is in `sessions` (which keeps input events in order on its queue).
 public final class PortalDesktop: @unchecked Sendable {
     let token: PortalRestoreToken
     private let queue = DispatchQueue(label: "touchdeck.portal")
     /// The RemoteDesktop portal's version, when input goes through it.
     let remoteDesktop: UInt32?
-    let inputQueue = DispatchQueue(label: "touchdeck.portal-input")
-    /// A remote-desktop session for input while no capture runs (e.g. the keypad), closed after `inputIdle`
-    /// seconds without use; on `inputQueue`.
-    var inputOnly: PortalSession?
-    var inputOnlyUses = 0
-    let inputIdle: Double
-    let lock = NSLock()
-    var captures: [PortalSession] = []
+    /// The captures' remote-desktop sessions and one for input while no capture runs (e.g. the keypad).
+    let sessions: InputSessions<PortalSession>
 
     /// A desktop whose restore token lives in `configDirectory`; `remoteDesktop` is the RemoteDesktop portal's
     /// version when input should go through it (`remoteDesktopVersion()`), nil for the screen alone.
     public init(configDirectory: URL, remoteDesktop: UInt32? = nil, inputIdle: Double = 300) {
         self.remoteDesktop = remoteDesktop
-        self.inputIdle = inputIdle
+        sessions = InputSessions(queue: DispatchQueue(label: "touchdeck.portal-input"), idle: inputIdle)
         token = PortalRestoreToken(
-            directory: configDirectory, name: remoteDesktop == nil ? "portal-restore-token" : "portal-remote-restore-token")
+            directory: configDirectory,
+            name: remoteDesktop == nil ? "portal-restore-token" : "portal-remote-restore-token")
     }
 
     /// Whether the ScreenCast portal (version 4: persistent sessions) answers on the session bus.
@@ -74,8 +67,8 @@ public final class PortalDesktop: @unchecked Sendable {
         let start: StartCapture = { _, fps, handlers in
             try PortalCapture(
                 bus: try Self.bus(), kind: kind, token: token, fps: fps, handlers: handlers,
-                started: { session in self.lock.withLock { self.captures.append(session) } },
-                ended: { session in self.lock.withLock { self.captures.removeAll { $0 === session } } })
+                started: { session in self.sessions.started(session) },
+                ended: { session in self.sessions.ended(session) })
         }
         let persists = persists
         return ScreenSource(
@@ -104,9 +97,7 @@ public final class PortalDesktop: @unchecked Sendable {
 
     /// Input on a desktop with no way to take it (neither the RemoteDesktop portal nor wlroots' virtual devices
     /// nor a writable `/dev/uinput`).
-    public static let noInput = InputSink(
-        movePointer: { _ in throw InputSinkError.noInjection }, setButton: { _, _ in throw InputSinkError.noInjection },
-        scroll: { _, _ in throw InputSinkError.noInjection }, tapKeysym: { _ in throw InputSinkError.noInjection })
+    public static let noInput = InputSink.failing(.noInjection)
 
     /// Keypad keys on such a desktop.
     public static let noKeypad = KeyInjector { _ in .failed(noInputReason) }
@@ -116,7 +107,7 @@ public final class PortalDesktop: @unchecked Sendable {
         "this Wayland desktop takes no remote keys (no RemoteDesktop portal, no virtual keyboard, no writable /dev/uinput)"
 
     static func bus() throws(ScreenSourceError) -> SessionBus {
-        do { return try SessionBus() } catch { throw MutterDesktop.screenError(error) }
+        do { return try SessionBus() } catch { throw WaylandInput.screenError(error) }
     }
 
     private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws(ScreenSourceError) -> T) async throws -> T

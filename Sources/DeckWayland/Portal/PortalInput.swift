@@ -1,5 +1,4 @@
-import DeckActions
-import DeckScreen
+import DeckDesktop
 import Foundation
 
 /// Input through the RemoteDesktop portal (KDE): the pointer, the keypad and typing go through the newest running
@@ -10,7 +9,8 @@ import Foundation
 extension PortalDesktop {
     public var input: InputSink {
         RemoteInput.sink { (pointer, keysym, body: @escaping @Sendable (PortalSession) throws(DBusError) -> Void) in
-            try await self.inject(device: pointer ? PortalSession.pointer : PortalSession.keyboard, keysym: keysym, body)
+            try await self.inject(
+                device: pointer ? PortalSession.pointer : PortalSession.keyboard, keysym: keysym, body)
         }
     }
 
@@ -61,56 +61,32 @@ extension PortalDesktop {
                 try body(session)
                 return nil
             } catch {
-                return MutterInput.failure(error, keysym: keysym, droppedSession: { self.forget(session) })
+                return WaylandInput.failure(error, keysym: keysym, droppedSession: { self.forget(session) })
             }
         }
         if let failure { throw failure }
     }
 
-    private func onInputQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in inputQueue.async { continuation.resume(returning: body()) } }
-    }
+    private func onInputQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T { await sessions.run(body) }
 
     /// On the input queue: the newest running capture's session, else the input-only one (opened when missing:
     /// this may wait for the user's answer on the computer).
     private func inputSession() -> Result<PortalSession, PortalError> {
-        if let capture = lock.withLock({ captures.last(where: { !$0.isClosed }) }) { return .success(capture) }
-        if let inputOnly, !inputOnly.isClosed {
-            closeWhenIdle()
-            return .success(inputOnly)
-        }
-        guard remoteDesktop != nil else { return .failure(.failed(Self.noInputReason)) }
-        do {
-            let bus = try SessionBus()
-            let opened = try PortalSession(bus: bus, kind: kind(monitor: false), restoreToken: token.load())
-            if let renewed = opened.restoreToken { try? token.save(renewed) }
-            inputOnly = opened
-            closeWhenIdle()
-            return .success(opened)
-        } catch let error as PortalError {
-            return .failure(error)
-        } catch {
-            return .failure(.failed("\(error)"))
+        sessions.current { () -> Result<PortalSession, PortalError> in
+            guard remoteDesktop != nil else { return .failure(.failed(Self.noInputReason)) }
+            do {
+                let bus = try SessionBus()
+                let opened = try PortalSession(bus: bus, kind: kind(monitor: false), restoreToken: token.load())
+                if let renewed = opened.restoreToken { try? token.save(renewed) }
+                return .success(opened)
+            } catch let error as PortalError {
+                return .failure(error)
+            } catch {
+                return .failure(.failed("\(error)"))
+            }
         }
     }
 
-    /// On the input queue: counts a use of the input-only session and closes it `inputIdle` seconds later unless
-    /// it was used again meanwhile.
-    private func closeWhenIdle() {
-        inputOnlyUses += 1
-        let use = inputOnlyUses
-        inputQueue.asyncAfter(deadline: .now() + inputIdle) {
-            guard use == self.inputOnlyUses, let session = self.inputOnly else { return }
-            session.close()
-            self.inputOnly = nil
-        }
-    }
-
-    /// On the input queue: after a failed call, forgets `session` if it is the input-only one.
-    private func forget(_ session: PortalSession) {
-        if session === inputOnly {
-            session.close()
-            inputOnly = nil
-        }
-    }
+    /// On the input queue: after a failed call, ends and forgets `session` if it is the input-only one.
+    private func forget(_ session: PortalSession) { sessions.forget(session) }
 }

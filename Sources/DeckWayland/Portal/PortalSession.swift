@@ -53,6 +53,7 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
     let restoreToken: String?
     /// The keysyms the layout can type, read once per session.
     let layout = LayoutKeysyms()
+    let pointerSettle = PointerSettle()
     private let closed = LockedFlag()
 
     /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned.
@@ -126,7 +127,7 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
 
     /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).
     func move(x: Double, y: Double) throws(DBusError) {
-        guard let stream else { throw MutterInput.noStream }
+        guard let stream else { throw WaylandInput.noStream }
         try notify("NotifyPointerMotionAbsolute", deck_gv_portal_motion(handle, stream.node, x, y))
     }
 
@@ -196,4 +197,9 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
             return lastToken
         }
     }
+}
+
+extension PortalSession: InputSession {
+    var hasEnded: Bool { isClosed }
+    func end() { close() }
 }

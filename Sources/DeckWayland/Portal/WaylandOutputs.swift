@@ -1,5 +1,5 @@
 import CWayland
-import DeckScreen
+import DeckDesktop
 import Foundation
 
 /// The compositor's outputs as any Wayland client sees them (wl_output, version 4 for names): the monitors the
@@ -90,7 +90,7 @@ private final class OutputReader {
             let label = name ?? "output-\(index)"
             let (w, h) = quarterTurned ? (height, width) : (width, height)
             return Monitor(
-                id: MutterMonitors.id(connector: label), name: label, frame: PixelRect(x: x, y: y, width: w, height: h),
+                id: MonitorID.of(connector: label), name: label, frame: PixelRect(x: x, y: y, width: w, height: h),
                 scale: scale)
         }
     }

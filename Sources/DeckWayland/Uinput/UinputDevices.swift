@@ -1,5 +1,5 @@
 import CDeckShim
-import DeckActions
+import DeckDesktop
 import Foundation
 
 /// Why the uinput back-end could not deliver an event.

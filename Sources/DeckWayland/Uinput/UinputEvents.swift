@@ -1,5 +1,5 @@
 import CDeckShim
-import DeckActions
+import DeckDesktop
 import Glibc
 
 /// One evdev event as a uinput device is written it: `struct input_event` without the time, which the kernel
@@ -30,14 +30,14 @@ enum UinputEvents {
 
     /// A button going down or up.
     static func button(_ button: PointerButton, pressed: Bool) -> [UinputEvent] {
-        [UinputEvent(EV_KEY, MutterInput.evdevCode(button), pressed ? 1 : 0), .report]
+        [UinputEvent(EV_KEY, WaylandInput.evdevCode(button), pressed ? 1 : 0), .report]
     }
 
     /// `steps` wheel notches in one frame, each as the classic step and as 120 hi-res units (kernel ≥ 5.0;
     /// libinput ≥ 1.19 reads the hi-res axis, older readers the classic one). REL_WHEEL counts up as positive,
     /// REL_HWHEEL right as positive.
     static func scroll(_ direction: ScrollDirection, steps: Int) -> [UinputEvent] {
-        let (axis, sign) = MutterInput.axis(direction)
+        let (axis, sign) = WaylandInput.axis(direction)
         let notches = Int32(clamping: steps) * (axis == 0 ? -sign : sign)
         let (classic, hiRes) = axis == 0 ? (REL_WHEEL, REL_WHEEL_HI_RES) : (REL_HWHEEL, REL_HWHEEL_HI_RES)
         return [UinputEvent(EV_REL, classic, notches), UinputEvent(EV_REL, hiRes, notches &* 120), .report]

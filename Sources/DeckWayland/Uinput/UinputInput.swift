@@ -1,11 +1,10 @@
-import DeckActions
-import DeckScreen
+import DeckDesktop
 import Dispatch
 import Foundation
 
-/// Pointer, keypad and typing through the kernel's `/dev/uinput` (SPEC §7), the back-end for a Wayland desktop
-/// that offers neither wlroots' virtual devices nor the RemoteDesktop portal. It makes two devices, as a virtual
-/// machine's usb-tablet and keyboard are: "TouchDeck pointer", an absolute pointer over the whole desktop, and
+/// Pointer, keypad and typing through the kernel's `/dev/uinput` (DESIGN.md#viewing), the back-end for a Wayland
+/// desktop that offers neither wlroots' virtual devices nor the RemoteDesktop portal. It makes two devices, as a
+/// virtual machine's usb-tablet and keyboard are: "TouchDeck pointer", an absolute pointer over the whole desktop, and
 /// "TouchDeck keyboard". They are created on first use and again after a write failed.
 ///
 /// Pixels map 1:1 onto the pointer's axes: the axes span the bounding box of the compositor's outputs, and

@@ -1,4 +1,4 @@
-import DeckActions
+import DeckDesktop
 import Foundation
 
 extension UinputInput {
@@ -13,7 +13,7 @@ extension UinputInput {
     /// Keypad keys, typed with the keys of the compositor's layout.
     public var keypad: KeyInjector {
         KeyInjector { key in
-            switch await self.strike([WaylandStroke(keysym: MutterDesktop.keysym(for: key))]) {
+            switch await self.strike([WaylandStroke(keysym: WaylandInput.keysym(for: key))]) {
             case .typed: .ok
             case .missing: .failed("no key for \(key.rawValue) on this keyboard layout")
             case .failed(let error): .failed(error.reason)

@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 
 @testable import DeckActions
@@ -56,7 +57,7 @@ final class TempDesktop {
 
     /// Waits (polling) until `path` exists with non-empty contents, for effects of detached processes;
     /// gives up after `seconds` so a broken action fails the test instead of hanging it.
-    func waitForFile(_ path: String, seconds: Double = 10) async -> String? {
+    func waitForFile(_ path: String, seconds: Double = 30) async -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }

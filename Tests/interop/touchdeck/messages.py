@@ -5,6 +5,8 @@
 """
 
 import json
+import re
+import unicodedata
 
 from .primitives import b64decode
 
@@ -12,13 +14,27 @@ POINT, MAC = ("base64", 65), ("base64", 32)
 
 POINTER_KINDS = {"click", "rightClick", "scroll", "down", "move", "up"}
 KEYPAD_KEYS = set("0123456789.+-*/=") | {"enter", "backspace"}
-PRESS_KEYS = {"esc", "tab", "shiftTab", "up", "down", "left", "right", "selectAll", "backspace", "ctrlC", "return"}
+PRESS_KEYS = {"esc", "tab", "shiftTab", "up", "down", "left", "right", "selectAll", "backspace", "ctrlC", "return",
+              "delete", "insert", "home", "end", "pageUp", "pageDown", "space", "print", "playPause", "nextTrack",
+              "previousTrack", "stopMedia", "mute", "volumeDown", "volumeUp", "brightnessUp",
+              "brightnessDown"} | {f"f{n}" for n in range(1, 25)}
+MODIFIERS = {"ctrl", "alt", "shift", "super"}
 ERROR_CODES = {"unknownType", "badMessage", "mustBeSealed", "badSeal", "notAllowed", "unavailable"}
 PAIRING_REASONS = {"wrongPin", "noPin", "expired", "badMessage"}
 UNAUTHORIZED_REASONS = {"unknownDevice", "badProof", "notAuthorized"}
-BUTTON_KINDS = {"app": "appId", "command": "command", "terminal": "directory"}
+BUTTON_KINDS = {"app": "appId", "command": "command", "terminal": "directory", "open": "target"}
+TOGGLE_STATES = {"on", "off"}
+MEDIA_ACTIONS = {"playPause", "next", "previous", "stop"}
+# A key's colour names (PROTOCOL §6 "Looks"; Tests/Fixtures/rules/looks.json).
+PALETTE = ["red", "orange", "yellow", "lime", "green", "teal", "cyan", "blue", "indigo", "purple", "pink", "grey"]
+MAX_EMOJI_BYTES = 64
+# Grid sizes, landscape columns x rows (PROTOCOL §6 "Grid sizes"; Tests/Fixtures/rules/grids.json).
+GRIDS = {"3x2": (3, 2), "4x3": (4, 3), "5x3": (5, 3), "8x4": (8, 4)}
+PAGE_SIZES = {columns * rows for columns, rows in GRIDS.values()}
+MEDIA_STATUSES = {"playing", "paused", "stopped", "none"}
 RECORD_STATES = {"idle", "recording", "paused"}
-RECORD_STOPS = {"requested", "diskFull", "error", "ended"}
+RECORD_STOPS = {"requested", "diskFull", "error", "ended", "maxLength"}
+CLIPBOARD_KINDS = {"text", "image"}
 RECORD_DENIALS = {"notAllowed", "alreadyRecording", "notRecording", "noDisplay", "error"}
 
 # type → {field: (kind, required)}; kinds: int, number, bool, str, list, button, pages, a set of allowed
@@ -38,17 +54,21 @@ CATALOGUE = {
     "authorized": {"protocol": ("int", False), "hostName": ("str", False)},
     "unauthorized": {"reason": (UNAUTHORIZED_REASONS, True)},
     "secure": {"seq": ("int", True), "box": (("base64", None), True)},
-    "error": {"code": (ERROR_CODES, True), "message": ("str", False)},
-    "layout": {"pages": ("pages", True)},
-    "setButton": {"page": ("int", True), "index": ("int", True), "button": ("button", True)},
-    "clearButton": {"page": ("int", True), "index": ("int", True)},
+    "error": {"code": (ERROR_CODES, True), "message": ("str", False), "request": ("str", False)},
+    "layout": {"pages": ("pages", True), "grid": (set(GRIDS), False), "profile": ("str", False),
+               "undoSteps": ("int", False)},
+    "setButton": {"page": ("int", True), "index": ("int", True), "button": ("button", True), "path": ("path", False)},
+    "clearButton": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
+    "setGrid": {"grid": (set(GRIDS), True)},
     "moveButton": {"fromPage": ("int", True), "fromIndex": ("int", True), "toPage": ("int", True),
-                   "toIndex": ("int", True)},
-    "press": {"page": ("int", True), "index": ("int", True)},
-    "pressResult": {"page": ("int", True), "index": ("int", True), "ok": ("bool", True), "reason": ("str", False)},
+                   "toIndex": ("int", True), "path": ("path", False)},
+    "press": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
+    "pressResult": {"page": ("int", True), "index": ("int", True), "ok": ("bool", True), "reason": ("str", False),
+                    "running": ("bool", False), "path": ("path", False)},
     "listApps": {},
     "apps": {"apps": ("list", True)},
     "volume": {"available": ("bool", True), "level": ("number", True), "muted": ("bool", True)},
+    "mediaState": {"status": (MEDIA_STATUSES, True), "player": ("str", True)},
     "setVolume": {"level": ("number", True)},
     "toggleMute": {},
     "keypad": {"key": (KEYPAD_KEYS, True)},
@@ -56,11 +76,14 @@ CATALOGUE = {
     "listDisplays": {},
     "displays": {"displays": ("list", True), "status": ({"ok", "noPermission", "notAllowed"}, True)},
     "startScreen": {"displayId": ("int", True), "maxSide": ("int", True), "fps": ("int", False),
-                    "audio": ("bool", False)},
+                    "audio": ("bool", False), "ask": ("bool", False)},
     "screenStarted": {"displayId": ("int", True), "width": ("int", True), "height": ("int", True),
                       "fps": ("int", True), "audio": ("bool", True), "viewOnly": ("str", False)},
-    "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy"}, True), "viewer": ("str", False)},
-    "screenPending": {"reason": ({"approval"}, True)},
+    "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy"}, True), "viewer": ("str", False),
+                     "asked": ({"unavailable", "denied", "timedOut"}, False)},
+    "screenPending": {"reason": ({"approval", "asking"}, True)},
+    "screenPermission": {"allowed": ("bool", True), "once": ("bool", False)},
+    "editPermission": {"allowed": ("bool", True)},
     "screenOptions": {"fps": ("int", True), "audio": ("bool", True)},
     "requestKeyframe": {},
     "pointer": {"kind": (POINTER_KINDS, True), "x": ("number", True), "y": ("number", True),
@@ -68,9 +91,14 @@ CATALOGUE = {
     "stopScreen": {},
     "screenStopped": {"reason": ({"requested", "locked", "replaced", "error", "notAllowed", "ended"}, True)},
     "typeText": {"text": ("str", True), "enter": ("bool", False)},
-    "pressKey": {"key": (PRESS_KEYS, True)},
+    "pressKey": {"key": ("presskey", True), "modifiers": ("modifiers", False)},
     "typed": {"ok": ("bool", True), "reason": ("str", False)},
-    "recordStart": {"displayId": ("int", False), "fps": ("int", False), "maxSide": ("int", False)},
+    "clipboardSet": {"kind": (CLIPBOARD_KINDS, True), "data": (("base64", None), True), "paste": ("bool", False)},
+    "clipboardResult": {"ok": ("bool", True), "reason": ("str", False)},
+    "clipboardOffer": {"kind": (CLIPBOARD_KINDS, True), "size": ("int", True), "data": (("base64", None), False),
+                       "width": ("int", False), "height": ("int", False), "tooLarge": ("bool", False)},
+    "recordStart": {"displayId": ("int", False), "fps": ("int", False), "maxSide": ("int", False),
+                    "maxSeconds": ("int", False)},
     "recordPause": {},
     "recordResume": {},
     "recordStop": {},
@@ -80,8 +108,18 @@ CATALOGUE = {
     "listRecordings": {},
     "recordings": {"recordings": ("list", True)},
     "fetchRecording": {"name": ("str", True), "offset": ("int", True)},
+    "deleteRecording": {"name": ("str", True)},
     "recordingChunk": {"name": ("str", True), "offset": ("int", True), "size": ("int", True), "sha256": ("str", True),
                        "data": (("base64", None), True)},
+    # Profiles (PROTOCOL §6 "Profiles"): named decks; `file` is a profile file's whole text.
+    "switchProfile": {"name": ("str", True)},
+    "followProfile": {"follow": ("bool", True)},
+    "addProfile": {"name": ("str", True)},
+    "deleteProfile": {"name": ("str", True)},
+    "importProfile": {"file": ("str", True)},
+    "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True)},
+    "profileImported": {"name": ("str", True)},
+    "undo": {},
 }
 
 DEFAULTS = {
@@ -93,6 +131,8 @@ DEFAULTS = {
     "startScreen": {"fps": 30, "audio": False},
     "pointer": {"dx": 0, "dy": 0},
     "typeText": {"enter": False},
+    "clipboardSet": {"paste": True},
+    "clipboardOffer": {"tooLarge": False},
     "recordStart": {"fps": 30},
 }
 
@@ -140,7 +180,14 @@ def _fits(kind, value):
         "str": lambda v: isinstance(v, str),
         "list": lambda v: isinstance(v, list),
         "button": is_button,
-        "pages": lambda v: isinstance(v, list) and all(is_page(page) for page in v),
+        # A named key, or one printable character (not a space: that is the named key `space`).
+        "presskey": lambda v: v in PRESS_KEYS or (isinstance(v, str) and len(v) == 1 and v.isprintable()
+                                                  and not v.isspace()),
+        "modifiers": lambda v: isinstance(v, list) and set(v) <= MODIFIERS and len(set(v)) == len(v),
+        "pages": lambda v: isinstance(v, list) and all(is_page(page) for page in v) and len({len(p) for p in v}) <= 1,
+        # The folder keys from the deck down to a folder (PROTOCOL §6 "Folders and pages").
+        "path": lambda v: isinstance(v, list) and all(isinstance(step, dict) and type(step.get("page")) is int
+                                                      and type(step.get("index")) is int for step in v),
     }
     return checks[kind](value)
 
@@ -155,14 +202,113 @@ def _is_base64(value, size):
 
 def is_button(value):
     """{"label", "kind", and the field its kind needs}; a `record` key has an optional `displayId` and `fps`."""
-    if not isinstance(value, dict) or not isinstance(value.get("label"), str):
+    if not isinstance(value, dict) or not isinstance(value.get("label"), str) or not _is_look(value):
         return False
     if value.get("kind") == "record":
         return all(type(value.get(field, 0)) is int for field in ("displayId", "fps"))
+    if value.get("kind") == "hotkey":
+        return _fits("presskey", value.get("key")) and _fits("modifiers", value.get("modifiers", []))
+    if value.get("kind") == "text":
+        return isinstance(value.get("text"), str) and type(value.get("enter", False)) is bool
+    if value.get("kind") == "media":
+        return value.get("action") in MEDIA_ACTIONS
+    if value.get("kind") == "multi":
+        steps = value.get("steps")
+        return isinstance(steps, list) and all(_is_step(step) for step in steps)
+    if value.get("kind") == "toggle":
+        return (all(_is_held(value.get(field)) for field in ("on", "off"))
+                and all(isinstance(value.get(field, ""), str) for field in ("onLabel", "offLabel"))
+                and value.get("state", "off") in TOGGLE_STATES)
+    if value.get("kind") == "folder":  # its pages hold keys of their own; a folder set without them gets one page
+        return "pages" not in value or (isinstance(value["pages"], list) and all(
+            isinstance(page, list) and all(e is None or is_button(e) for e in page) for page in value["pages"]))
+    if value.get("kind") == "profile":
+        return isinstance(value.get("profile"), str)
+    if value.get("kind") == "page":
+        return value.get("go") in ("next", "previous") or (value.get("go") == "page" and type(value.get("page")) is int)
     needed = BUTTON_KINDS.get(value.get("kind"))
     return needed is not None and isinstance(value.get(needed), str)
 
 
+def _is_held(value):
+    """A key inside a multi-action or a toggle: a button of another kind (the host refuses these two nested)."""
+    return is_button(value) and value["kind"] not in ("multi", "toggle")
+
+
+def _is_step(value):
+    """A multi-action's step: a held key, or {"kind":"delay","ms":int}."""
+    if isinstance(value, dict) and value.get("kind") == "delay":
+        return type(value.get("ms")) is int
+    return _is_held(value)
+def _is_look(button):
+    """The looks' shape: `color` a string, `hideLabel` a bool, `icon` {"emoji": str}, {"app": str} or {"image": str}
+    (a stored icon, by file name)."""
+    icon = button.get("icon")
+    if icon is not None and not (isinstance(icon, dict) and (isinstance(icon.get("emoji"), str)
+                                                            or ("emoji" not in icon and isinstance(icon.get("app"), str))
+                                                            or (not {"emoji", "app"} & set(icon)
+                                                                and isinstance(icon.get("image"), str)))):
+        return False
+    return (button.get("color") is None or isinstance(button["color"], str)) and \
+        (button.get("hideLabel") is None or type(button["hideLabel"]) is bool)
+
+
+def look_error(button):
+    """The host's verdict on a well-shaped button's looks: None, "badColor", "badIcon" or "fieldTooLong"."""
+    color, icon = button.get("color"), button.get("icon")
+    if color is not None and color not in PALETTE:
+        return "badColor"
+    if icon is None:
+        return None
+    if "emoji" in icon:
+        emoji = icon["emoji"]
+        visible = emoji and not (emoji[0].isspace() or unicodedata.category(emoji[0]) in ("Cc", "Cf"))
+        fits = characters(emoji) == 1 and len(emoji.encode()) <= MAX_EMOJI_BYTES
+        return None if fits and visible else "badIcon"
+    if "image" in icon:
+        return None if re.fullmatch(r"[0-9a-f]{8,64}\.png", icon["image"]) else "badIcon"
+    if icon["app"] == "":
+        return "badIcon"
+    return "fieldTooLong" if len(icon["app"].encode()) > 4096 else None
+
+
+def characters(text):
+    """Characters as the host counts them (extended grapheme clusters), for the emoji a key icon holds: a mark,
+    a variation selector, a skin tone, a tag, the scalar after a zero-width joiner and the second regional
+    indicator of a flag join the one before. An approximation of UAX #29, enough for emoji."""
+    count, joined, flag_open = 0, False, False
+    for char in text:
+        code = ord(char)
+        regional = 0x1F1E6 <= code <= 0x1F1FF
+        joins = (joined or unicodedata.category(char).startswith("M") or code in (0x200D, 0xFE0E, 0xFE0F)
+                 or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F or (regional and flag_open))
+        if count == 0 or not joins:
+            count += 1
+        flag_open = regional and not (joins and flag_open)
+        joined = code == 0x200D and count > 0
+    return count
+
+
+MAX_FOLDER_DEPTH = 4
+
+
+def folder_depth(button):
+    """How many folders deep a button reaches: 0 for a key, 1 for a folder of keys (DeckLayout.depth)."""
+    if not isinstance(button, dict) or button.get("kind") != "folder":
+        return 0
+    return 1 + max([folder_depth(b) for page in button.get("pages", []) for b in page] + [0])
+
+
+def turn_page(button, current, page_count):
+    """The page a page key shows (PageTurn.destination); None when a numbered page is not one with keys."""
+    shown = max(1, page_count - 1)
+    if button["go"] == "next":
+        return current + 1 if current + 1 < shown else 0
+    if button["go"] == "previous":
+        return current - 1 if 0 < current <= shown else shown - 1
+    return button["page"] if 0 <= button["page"] < shown else None
+
+
 def is_page(value):
-    """Exactly 12 entries, each a button or null."""
-    return isinstance(value, list) and len(value) == 12 and all(e is None or is_button(e) for e in value)
+    """As many entries as a grid size has slots (12 for the standard 4x3), each a button or null."""
+    return isinstance(value, list) and len(value) in PAGE_SIZES and all(e is None or is_button(e) for e in value)

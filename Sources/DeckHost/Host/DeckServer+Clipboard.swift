@@ -1,0 +1,91 @@
+import DeckDesktop
+import DeckKit
+import DeckTransport
+
+/// The follow of the computer's clipboard the actor runs for the viewing machine (`followClipboard`).
+struct ClipboardFollowing {
+    let ticket: UInt64
+    let feed: ClipboardFeed
+    let reader: Task<Void, Never>
+}
+
+// The clipboard (PROTOCOL §6 "Clipboard", DESIGN.md#clipboard): `clipboardSet` from the viewer sets the
+// computer's clipboard and presses the paste chord; copies made on the computer go to the viewer as
+// `clipboardOffer` (the viewing machine decides who hears them). Nothing of the contents is logged or kept.
+extension DeckServer {
+    /// Why a device without the permission is refused, with the command that allows it.
+    func notAllowedToPasteReason(_ id: ConnectionID) -> String {
+        "This device may not use the clipboard. On the computer, run: touchdeck devices allow-clipboard "
+            + "\"\(deviceName(of: id) ?? "NAME")\" on"
+    }
+
+    static let notViewerPasteReason = "only the device viewing the screen may paste"
+
+    /// Whether the device behind `id` may trade the clipboard (and this desktop has one).
+    func clipboardAllowed(for id: ConnectionID) -> Bool {
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return false }
+        return devices.record(id: deviceId)?.clipboardAllowed == true && desktop.clipboard.unavailable == nil
+    }
+
+    /// `clipboardSet` → checked (permission, the desktop, viewing, the content) → the clipboard set and, when
+    /// asked, the paste chord pressed in the keypad's lane (in order with the viewer's keys) → one
+    /// `clipboardResult`.
+    func clipboardSet(_ request: DeviceMessage.ClipboardSet, from id: ConnectionID) {
+        guard let deviceId = connections[id]?.session.authorizedDevice,
+            devices.record(id: deviceId)?.clipboardAllowed == true
+        else { return clipboardAnswered(.failed(notAllowedToPasteReason(id)), for: id) }
+        if let reason = desktop.clipboard.unavailable { return clipboardAnswered(.failed(reason), for: id) }
+        guard let serial = viewing.announcedSerial(of: id) else {
+            return clipboardAnswered(.failed(Self.notViewerPasteReason), for: id)
+        }
+        let content: ClipboardContent
+        switch ClipboardRules.content(kind: request.kind, bytes: request.data) {
+        case .failure(let refusal): return clipboardAnswered(.failed(refusal.description), for: id)
+        case .success(let checked): content = checked
+        }
+        // The device asks for the chord; its owner may have turned it off for this device on the computer.
+        let chord = devices.record(id: deviceId)?.pasteChord != false
+        let (clipboard, typing, paste) = (desktop.clipboard, desktop.typing, request.paste && chord)
+        keypadLane.add {
+            guard await self.isViewing(serial) else {
+                return await self.clipboardAnswered(.failed(Self.endedReason), for: id)
+            }
+            var result = await clipboard.write(content)
+            if result == .ok, paste {
+                let chord = ClipboardRules.pasteChord(windowClass: await clipboard.focusedWindowClass())
+                result = await typing.pressKey(chord)
+            }
+            await self.clipboardAnswered(result, for: id)
+        }
+    }
+
+    private func clipboardAnswered(_ result: ActionResult, for id: ConnectionID) {
+        switch result {
+        case .ok, .running: sendSealed(.clipboardResult(.init(ok: true)), to: id)
+        case .failed(let reason): sendSealed(.clipboardResult(.init(ok: false, reason: reason)), to: id)
+        }
+    }
+
+    /// Starts the follow the machine asked for (returning once the back-end listens); its copies go back to the
+    /// machine in the order read.
+    func followClipboard(_ ticket: UInt64) {
+        clipboardFollowing?.feed.stop()
+        let feed = desktop.clipboard.follow()
+        let reader = Task {
+            for await copy in feed.copies { self.clipboardCopied(ticket, copy) }
+        }
+        clipboardFollowing = ClipboardFollowing(ticket: ticket, feed: feed, reader: reader)
+    }
+
+    /// Ends the follow `ticket`, if it is the one running.
+    func stopClipboard(_ ticket: UInt64) {
+        guard let following = clipboardFollowing, following.ticket == ticket else { return }
+        following.feed.stop()
+        following.reader.cancel()
+        clipboardFollowing = nil
+    }
+
+    private func clipboardCopied(_ ticket: UInt64, _ copy: ClipboardCopy) {
+        carryOut(viewing.clipboardCopied(ticket, copy))
+    }
+}

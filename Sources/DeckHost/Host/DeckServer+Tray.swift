@@ -1,0 +1,138 @@
+import DeckKit
+import DeckWayland
+import Foundation
+
+/// The tray as the actor sees it: what shows a look, and whether a panel shows it (for `doctor`).
+public struct TrayLink: Sendable {
+    public let show: @Sendable (StatusNotifier.Look) -> Void
+    public init(show: @escaping @Sendable (StatusNotifier.Look) -> Void) { self.show = show }
+}
+
+/// What a menu item does.
+enum TrayTarget: Equatable {
+    case pair, stopViewing, startRecording, stopRecording, openDeck, quit
+    case allowScreen(device: String, on: Bool)
+    case revoke(device: String)
+}
+
+// The tray menu (docs/ARCHITECTURE.md "Tray"): built from the actor's state after every event, control request and
+// viewing or recording change; shown only when it differs. Its clicks come back here.
+extension DeckServer {
+    static let trayIcon = "touchdeck-symbolic"
+    static let trayViewingIcon = "touchdeck-viewing-symbolic"
+    static let trayRecordingIcon = "touchdeck-recording-symbolic"
+
+    /// The daemon's tray: its look from now on follows this host.
+    public func attach(_ link: TrayLink) {
+        tray = link
+        refreshTray()
+    }
+
+    /// The look for now; also remembers what each id stands for.
+    func trayLook() -> StatusNotifier.Look {
+        var targets: [Int32: TrayTarget] = [:]
+        let connected = Set(authorizedConnections.map(\.1)).count
+        let viewer = viewing.viewing?.viewer.name
+        let recording = recordingHost.machine.isBusy
+        var status =
+            connected == 0 ? "No device connected" : "\(connected) device\(connected == 1 ? "" : "s") connected"
+        if let viewer { status += " · \(viewer) views the screen" }
+        if recording { status += " · recording" }
+        var items: [StatusNotifier.Item] = [
+            .init(id: 1, label: status, kind: .label), .init(id: 2, label: "", kind: .separator),
+            .init(id: 3, label: "Pair a device…"),
+        ]
+        targets[3] = .pair
+        for record in devices.records.sorted(by: { $0.name < $1.name }) {
+            let base = trayDeviceIds[record.id] ?? Int32(100 + trayDeviceIds.count * 10)
+            trayDeviceIds[record.id] = base
+            items.append(
+                .init(
+                    id: base, label: record.name.isEmpty ? "(unnamed)" : record.name,
+                    kind: .submenu([
+                        .init(id: base + 1, label: "Allow screen", kind: .check(record.screenAllowed)),
+                        .init(id: base + 2, label: "Revoke…"),
+                    ])))
+            targets[base + 1] = .allowScreen(device: record.id, on: !record.screenAllowed)
+            targets[base + 2] = .revoke(device: record.id)
+        }
+        items.append(.init(id: 4, label: "", kind: .separator))
+        if viewer != nil {
+            items.append(.init(id: 5, label: "Stop viewing"))
+            targets[5] = .stopViewing
+        }
+        items.append(.init(id: 6, label: recording ? "Stop recording" : "Start recording"))
+        targets[6] = recording ? .stopRecording : .startRecording
+        items += [
+            .init(id: 7, label: "Open the deck in a browser"), .init(id: 8, label: "", kind: .separator),
+            .init(id: 9, label: "Quit"),
+        ]
+        targets[7] = .openDeck
+        targets[9] = .quit
+        trayTargets = targets
+        let icon = recording ? Self.trayRecordingIcon : viewer != nil ? Self.trayViewingIcon : Self.trayIcon
+        return StatusNotifier.Look(icon: icon, title: "TouchDeck", status: status, items: items)
+    }
+
+    func refreshTray() {
+        guard let tray else { return }
+        tray.show(trayLook())
+    }
+
+    /// A click in the menu (any item; ids that do nothing are ignored).
+    public func trayClicked(_ id: Int32) async {
+        guard let target = trayTargets[id] else { return }
+        defer { refreshTray() }
+        switch target {
+        case .pair:
+            let response = pair()
+            guard let pin = response.pin else { return }
+            log.notice("a PIN was asked for from the tray; it is shown in a desktop notification")
+            notifier.notify(
+                "TouchDeck: PIN \(pin)", "On the new device, open \(address) and type this PIN (5 minutes).")
+        case .allowScreen(let device, let on):
+            guard let name = devices.record(id: device)?.name else { return }
+            _ = allowScreen(name, on)
+        case .revoke(let device):
+            guard let name = devices.record(id: device)?.name else { return }
+            confirmRevoke(device, name)
+        case .stopViewing:
+            stopViewing(.ended)
+        case .startRecording:
+            let outcome = await startRecording(displayId: nil, fps: 30, maxSide: nil, maxSeconds: nil, by: "the tray")
+            if let denial = outcome.denial { notifier.notify("TouchDeck: not recording", denial.message) }
+        case .stopRecording:
+            _ = await stopRecording(.requested)
+        case .openDeck:
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", address]
+            try? process.run()
+        case .quit:
+            log.notice("quit from the tray")
+            kill(getpid(), SIGTERM)
+        }
+    }
+
+    /// "Revoke…" asks first; where the desktop cannot ask, it says how to do it instead.
+    private func confirmRevoke(_ device: String, _ name: String) {
+        let question = Notifier.Question(
+            title: "TouchDeck: revoke \(name)?",
+            body: "It will have to pair again with a new PIN before it can use this computer.",
+            choices: [.init(key: "revoke", label: "Revoke"), .init(key: "keep", label: "Keep")])
+        let (ask, notify) = (notifier.ask, notifier.notify)
+        Task.detached {
+            let shown = ask(question) { key in
+                guard key == "revoke" else { return }
+                Task { await self.revokeFromTray(device) }
+            }
+            if shown == nil { notify("TouchDeck: revoke \(name)", "Run: touchdeck devices revoke \"\(name)\"") }
+        }
+    }
+
+    private func revokeFromTray(_ device: String) {
+        guard let name = devices.record(id: device)?.name else { return }
+        _ = revoke(name)
+        refreshTray()
+    }
+}

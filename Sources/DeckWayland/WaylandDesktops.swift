@@ -1,0 +1,57 @@
+import DeckDesktop
+import Foundation
+
+extension MutterDesktop {
+    /// GNOME on Wayland as one `Desktop`: Mutter's ScreenCast and RemoteDesktop, and the lock from GNOME's screen
+    /// shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
+    public var desktop: Desktop {
+        Desktop(
+            screen: screen, input: input, keypad: keypad, typing: typing,
+            lock: .either([.gnomeScreenSaver(), .logind()]),
+            clipboard: .unavailable(Self.noClipboardReason))
+    }
+
+    /// Why GNOME under Wayland has no clipboard yet (Mutter's RemoteDesktop clipboard is not used yet).
+    public static let noClipboardReason = "the host does not serve the clipboard on GNOME under Wayland yet"
+}
+
+extension PortalDesktop {
+    /// Another Wayland desktop as one `Desktop`: the screen through the ScreenCast portal (its restore token kept
+    /// in `configDirectory`), the pointer and keys by the first `PortalInputRoute` that works here, the lock from
+    /// logind.
+    public static func desktop(configDirectory: URL) -> Desktop {
+        let route = inputRoute()
+        var remoteDesktop: UInt32? = nil
+        if case .remoteDesktopPortal(let version) = route { remoteDesktop = version }
+        let portal = PortalDesktop(configDirectory: configDirectory, remoteDesktop: remoteDesktop)
+        var desktop = Desktop(
+            screen: portal.screen, input: noInput, keypad: noKeypad, typing: .unavailable(noInputReason),
+            lock: .logind(), clipboard: .unavailable(noClipboardReason), inputUnavailable: noInputReason)
+        switch route {
+        case .wlroots:
+            let wlr = WlrInput()
+            (desktop.input, desktop.keypad, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
+        case .remoteDesktopPortal:
+            (desktop.input, desktop.keypad, desktop.typing) = (portal.input, portal.keypad, portal.typing)
+        case .uinput:
+            let uinput = UinputInput()
+            (desktop.input, desktop.keypad, desktop.typing) = (uinput.input, uinput.keypad, uinput.typing)
+        case .none:
+            return desktop
+        }
+        desktop.inputUnavailable = nil
+        return desktop
+    }
+
+    /// Why a portal desktop has no clipboard: the Clipboard portal came with xdg-desktop-portal 1.18 (Debian 12
+    /// has 1.16), and the host does not use it yet.
+    public static let noClipboardReason =
+        "this desktop offers no clipboard to the host (its desktop portal has no Clipboard)"
+
+    /// How the pointer and the keys reach this desktop (`PortalInputRoute`, with the live probes).
+    public static func inputRoute() -> PortalInputRoute {
+        PortalInputRoute.choose(
+            wlroots: { WlrInput.isAvailable() }, remoteDesktopPortal: remoteDesktopVersion,
+            uinput: { UinputInput.isAvailable() })
+    }
+}

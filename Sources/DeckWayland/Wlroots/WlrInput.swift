@@ -1,0 +1,144 @@
+import CWaylandProtocols
+import DeckDesktop
+import DeckKit
+import Dispatch
+import Foundation
+
+/// Pointer, keypad and typing on wlroots compositors (sway, Hyprland, river…) through `zwlr_virtual_pointer_v1` and
+/// `zwp_virtual_keyboard_v1` (DESIGN.md#viewing), on a Wayland connection of its own opened on first use and again
+/// after it broke. Text is typed with `VirtualKeymap`: every keysym gets a key of its own, so any character arrives.
+///
+/// `@unchecked Sendable`: the connection and the keymap are touched only on `queue`, which also keeps events in
+/// the order they were asked for.
+public final class WlrInput: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "touchdeck.wlr-input")
+    private let displayName: String?
+    private var handle: OpaquePointer?
+    private var keymap = VirtualKeymap()
+    /// The output layout's size in pixels, read when the connection opens (absolute motion is relative to it).
+    private var layout = (width: UInt32(0), height: UInt32(0))
+    private let started = DispatchTime.now()
+
+    /// Input into the compositor at `display` (nil: `$WAYLAND_DISPLAY`).
+    public init(display: String? = nil) { displayName = display }
+
+    deinit { if let handle { deck_wlr_input_close(handle) } }
+
+    /// Whether the compositor offers both virtual devices (and a seat) now.
+    public static func isAvailable(display: String? = nil) -> Bool {
+        var missing: Int32 = 0
+        guard let handle = deck_wlr_input_open(display, &missing) else { return false }
+        deck_wlr_input_close(handle)
+        return missing == 0
+    }
+
+    public var input: InputSink {
+        InputSink(
+            movePointer: { pixel in
+                try await self.run { handle, this in
+                    deck_wlr_pointer_motion_absolute(
+                        handle, this.now, UInt32(clamping: pixel.desktopX), UInt32(clamping: pixel.desktopY),
+                        max(1, this.layout.width), max(1, this.layout.height))
+                }
+            },
+            setButton: { button, pressed in
+                try await self.run { handle, this in
+                    deck_wlr_pointer_button(handle, this.now, UInt32(WaylandInput.evdevCode(button)), pressed ? 1 : 0)
+                }
+            },
+            scroll: { direction, steps in
+                let (axis, sign) = WaylandInput.axis(direction)
+                try await self.run { handle, this in
+                    deck_wlr_pointer_wheel(handle, this.now, axis, sign * Int32(clamping: steps))
+                }
+            },
+            tapKeysym: { keysym in
+                if case .failed = await self.type([WaylandStroke(keysym: keysym)]) { throw InputSinkError.noDisplay }
+            })
+    }
+
+    /// Keypad keys: any keysym can be typed, so only a missing compositor fails.
+    public var keypad: KeyInjector {
+        WaylandStrokes.keypad { await self.type($0) }
+    }
+
+    /// Text and the keyboard row's keys.
+    public var typing: TypingSink {
+        WaylandStrokes.typing { await self.type($0) }
+    }
+
+    /// Milliseconds since this object was made: the protocol's timestamps need only one clock per device.
+    private var now: UInt32 {
+        UInt32(truncatingIfNeeded: (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+    }
+
+    /// Types the strokes in order, each with its modifiers held; a keymap change is sent and waited for first.
+    func type(_ strokes: [WaylandStroke]) async -> ActionResult {
+        let needed = strokes.flatMap { $0.modifiers + [$0.keysym] }
+        do {
+            try await run { handle, this in
+                if this.keymap.add(needed) {
+                    guard deck_wlr_keyboard_keymap(handle, this.keymap.text) >= 0 else { return -1 }
+                    guard deck_wlr_input_roundtrip(handle) >= 0 else { return -1 }
+                }
+                for stroke in strokes {
+                    let keys = (stroke.modifiers + [stroke.keysym]).compactMap(this.keymap.evdevCode)
+                    let mask = VirtualKeymap.modifierMask(stroke.modifiers)
+                    // wlroots takes a virtual keyboard's modifier state only from `modifiers`, not from its keys.
+                    if mask != 0, deck_wlr_keyboard_modifiers(handle, mask) < 0 { return -1 }
+                    for key in keys where deck_wlr_keyboard_key(handle, this.now, key, 1) < 0 { return -1 }
+                    for key in keys.reversed() where deck_wlr_keyboard_key(handle, this.now, key, 0) < 0 { return -1 }
+                    if mask != 0, deck_wlr_keyboard_modifiers(handle, 0) < 0 { return -1 }
+                }
+                return deck_wlr_input_roundtrip(handle)
+            }
+            return .ok
+        } catch InputSinkError.noInjection {
+            return .failed("this Wayland desktop offers no virtual keyboard")
+        } catch {
+            return .failed("no display")
+        }
+    }
+
+    /// Runs `body` on the queue with an open connection; a negative answer closes it (the next call reopens).
+    private func run(_ body: @escaping @Sendable (OpaquePointer, WlrInput) -> Int32) async throws {
+        let failure: InputSinkError? = await withCheckedContinuation { continuation in
+            queue.async {
+                guard let handle = self.open() else { return continuation.resume(returning: .noDisplay) }
+                guard body(handle, self) >= 0 else {
+                    self.close()
+                    return continuation.resume(returning: .noInjection)
+                }
+                continuation.resume(returning: nil)
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// On the queue: the connection, opened with both devices, a warm-up key and the layout's size.
+    private func open() -> OpaquePointer? {
+        if let handle { return handle }
+        var missing: Int32 = 0
+        guard let opened = deck_wlr_input_open(displayName, &missing) else { return nil }
+        handle = opened
+        let frames = (WaylandOutputs.current(display: displayName) ?? []).map(\.frame)
+        layout = (
+            UInt32(clamping: frames.map { $0.x + $0.width }.max() ?? 0),
+            UInt32(clamping: frames.map { $0.y + $0.height }.max() ?? 0)
+        )
+        // The compositor drops the first key of a new virtual keyboard (measured with wtype): a Shift tap first.
+        keymap = VirtualKeymap()
+        _ = keymap.add([VirtualKeymap.shiftL])
+        if deck_wlr_keyboard_keymap(opened, keymap.text) >= 0, let shift = keymap.evdevCode(VirtualKeymap.shiftL) {
+            _ = deck_wlr_keyboard_key(opened, now, shift, 1)
+            _ = deck_wlr_keyboard_key(opened, now, shift, 0)
+            _ = deck_wlr_input_roundtrip(opened)
+        }
+        return opened
+    }
+
+    private func close() {
+        if let handle { deck_wlr_input_close(handle) }
+        handle = nil
+    }
+}

@@ -1,0 +1,42 @@
+import CX11
+import DeckDesktop
+import DeckX11
+import Testing
+
+/// `XDisplay`, the one owner of every X connection the host opens, against a private Xvfb: a server that goes
+/// away is noted and the process carries on (libX11's default handlers would exit(1), ending this test process
+/// too), and a lost display is let go without a hang.
+@Suite struct X11DisplayTests {
+    typealias PrivateServer = X11ScreenTests.PrivateServer
+
+    @Test func aDisplayNobodyServesIsNotOpened() throws {
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
+        #expect(XDisplay(name: server.display) != nil)
+        server.stop()
+        #expect(XDisplay(name: server.display) == nil)
+    }
+
+    @Test func aServerThatGoesAwayIsNotedAtTheNextRoundTrip() throws {
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
+        let display = try #require(XDisplay(name: server.display))
+        #expect(display.hasXTest)
+        XSync(display.handle, 0)
+        #expect(!display.isLost)
+        server.stop()
+        XSync(display.handle, 0)
+        #expect(display.isLost)
+        // Dropping it now closes the socket by hand: XCloseDisplay on a lost display can wait forever.
+    }
+
+    @Test func aDisplayLetGoAfterItsServerWentAwayUnnoticedClosesWithoutATrap() throws {
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
+        var display = XDisplay(name: server.display)
+        // A request left in Xlib's buffer: closing flushes it, the first I/O error, from inside `deinit`.
+        XNoOp(try #require(display).handle)
+        server.stop()
+        #expect(display?.isLost == false)
+        // The exit handler runs while the object is torn down: had it been handed `self` rather than a box of
+        // its own, taking a reference here would trap and end the test process.
+        display = nil
+    }
+}
