@@ -54,7 +54,8 @@ import Testing
     }
 
     @Test func aServerThatGoesAwayIsNotLockedAndOneStartedInItsPlaceIsAskedAgain() async throws {
-        let first = try PrivateServer(width: 320, height: 240, firstDisplay: 1100)
+        // Numbers of its own: the other test's server must not take the freed number before it is started again.
+        let first = try PrivateServer(width: 320, height: 240, firstDisplay: 1150)
         let display = first.display
         let probe = LockProbe.x11(display: display)
         try await screenSaver("activate", on: display)

@@ -6,6 +6,8 @@ import Testing
 /// `XDisplay`, the one owner of every X connection the host opens, against a private Xvfb: a server that goes
 /// away is noted and the process carries on (libX11's default handlers would exit(1), ending this test process
 /// too), and a lost display is let go without a hang.
+/// Each test has display numbers of its own (the tests run at the same time): a test that stops its server and
+/// then expects nobody at that number must not find a neighbour's server started there meanwhile.
 @Suite struct X11DisplayTests {
     typealias PrivateServer = X11ScreenTests.PrivateServer
 
@@ -17,7 +19,7 @@ import Testing
     }
 
     @Test func aServerThatGoesAwayIsNotedAtTheNextRoundTrip() throws {
-        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1020)
         let display = try #require(XDisplay(name: server.display))
         #expect(display.hasXTest)
         XSync(display.handle, 0)
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func aDisplayLetGoAfterItsServerWentAwayUnnoticedClosesWithoutATrap() throws {
-        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1000)
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1040)
         var display = XDisplay(name: server.display)
         // A request left in Xlib's buffer: closing flushes it, the first I/O error, from inside `deinit`.
         XNoOp(try #require(display).handle)
