@@ -70,6 +70,8 @@ public final class Recorder: @unchecked Sendable {
     private var stopped = false
     private var failure: RecordingError?
     private var lastFrameAt: UInt64 = 0
+    /// Whether a picture is in the file yet.
+    private var hadPicture = false
     /// The file's keyframes, one every second of its time (a killed host loses at most that much).
     private var keyframes: KeyframeClock
     private var pendingSound = 0
@@ -202,7 +204,12 @@ public final class Recorder: @unchecked Sendable {
         let fileTime: UInt64? = lock.withLock {
             guard !stopped else { return nil }
             lastFrameAt = frame.capturedAt
-            return timeline.fileTime(of: frame.capturedAt)
+            guard let time = timeline.fileTime(of: frame.capturedAt) else { return nil }
+            // The file starts when the recording does: a capture whose first picture comes late (Mutter's, a
+            // moment after its session starts; 1.5 s on a loaded machine) shows that picture from the start,
+            // rather than a file short by the wait.
+            defer { hadPicture = true }
+            return hadPicture ? time : 0
         }
         guard let fileTime, let buffer = pool.copy(frame) else { return }
         let keyframe: Bool = lock.withLock {

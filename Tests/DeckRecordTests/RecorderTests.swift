@@ -90,6 +90,22 @@ final class RecordingRig: @unchecked Sendable {
     #expect(rig.failed.isEmpty)
 }
 
+/// Mutter sends its first picture a moment after the session starts (1.5 s once on a loaded machine): the file
+/// still covers the whole recording, that picture shown from its start, with the sound where it was.
+@Test func aFirstPictureThatComesLateIsShownFromTheStart() async throws {
+    let rig = try RecordingRig()
+    defer { rig.scratch.remove() }
+    let summary = try await offThePool {
+        let recorder = try rig.start(sound: false)
+        rig.clock.advance(1_500_000)
+        rig.play(seconds: 1.5, to: recorder)
+        return recorder.stop()
+    }
+    #expect(summary.error == nil)
+    let duration = try #require(try Probe.read(summary.url).duration)
+    #expect(abs(duration - 3) < 0.3, "ffprobe says \(duration) s for 3 s recorded")
+}
+
 @Test func aCaptureErrorEndsItWithAPlayableFile() async throws {
     let rig = try RecordingRig()
     defer { rig.scratch.remove() }

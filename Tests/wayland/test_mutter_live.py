@@ -245,8 +245,8 @@ def test_a_recording_of_the_gnome_screen_is_h264_that_shows_the_pattern(host, tm
     assert [s["codec_name"] for s in info["streams"]] == ["h264"], info["streams"]
     print(f"recording: {float(info['format']['duration']):.2f} s for 3 s")
     # The pattern is still, so Mutter sends frames only when asked: the stop asks for a last picture, or the file
-    # would end at the keep-alive's last one (2.2 s once, before that was done). The file starts with the first
-    # picture, which Mutter sends a moment after the session started (about 0.3 s in a loaded full run).
+    # would end at the keep-alive's last one (2.2 s once, before that was done). Mutter sends the first picture a
+    # moment after the session starts (1.5 s once in a loaded full run): it is shown from the file's start.
     assert 2.5 <= float(info["format"]["duration"]) <= 3.3, info["format"]
     with av.open(str(files[0])) as container:
         last = None
