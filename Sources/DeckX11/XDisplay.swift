@@ -45,6 +45,7 @@ package final class XDisplay {
     // display's lock held, and XCloseDisplay on it then waits forever (seen when the X server went away
     // during the tests). Its socket is closed by hand; the rest of the structure is left behind.
     deinit {
+        XErrorTrap.clear(handle)
         if loss.happened { close(XConnectionNumber(handle)) } else { XCloseDisplay(handle) }
     }
 

@@ -1,7 +1,8 @@
 import CX11
 import DeckDesktop
-import DeckX11
 import Testing
+
+@testable import DeckX11
 
 /// `XDisplay`, the one owner of every X connection the host opens, against a private Xvfb: a server that goes
 /// away is noted and the process carries on (libX11's default handlers would exit(1), ending this test process
@@ -40,5 +41,24 @@ import Testing
         // The exit handler runs while the object is torn down: had it been handed `self` rather than a box of
         // its own, taking a reference here would trap and end the test process.
         display = nil
+    }
+
+    /// The error handler is the process's; each error is noted for its own display. An error on another connection
+    /// (the clipboard's BadWindow when a requestor has gone) between a grab's clear and its check would otherwise
+    /// fail the grab and end a viewer's capture.
+    @Test func anErrorOnOneDisplayIsNotTakenForAnotherDisplaysOwn() throws {
+        let server = try PrivateServer(width: 320, height: 200, firstDisplay: 1060)
+        defer { server.stop() }
+        let grabbing = try #require(XDisplay(name: server.display))
+        let other = try #require(XDisplay(name: server.display))
+        XErrorTrap.install()
+        XErrorTrap.clear(grabbing.handle)
+        XErrorTrap.clear(other.handle)
+        XMapWindow(other.handle, 0x3ff_fff0)  // no such window
+        XSync(other.handle, 0)
+        #expect(XErrorTrap.last(other.handle) == UInt8(BadWindow))
+        #expect(XErrorTrap.last(grabbing.handle) == 0)
+        XSync(grabbing.handle, 0)
+        #expect(XErrorTrap.last(grabbing.handle) == 0)
     }
 }

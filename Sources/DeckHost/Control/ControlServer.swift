@@ -63,8 +63,10 @@ public final class ControlServer: @unchecked Sendable {
             }
             unlink(path)
         }
-        listener = try bindListener()
-        let thread = Thread { [self] in acceptLoop(listener) }
+        let fd = try bindListener()
+        listener = fd
+        // The thread is handed the descriptor, not the property: `stop` may clear that before the thread runs.
+        let thread = Thread { [self] in acceptLoop(fd) }
         thread.name = "touchdeck-control"
         thread.start()
     }

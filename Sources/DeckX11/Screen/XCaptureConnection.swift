@@ -172,7 +172,7 @@ final class XCaptureConnection {
             body(UnsafeMutableRawPointer(data), Int(shared.image.pointee.bytes_per_line))
             return
         }
-        XErrorTrap.clear()
+        XErrorTrap.clear(display)
         guard
             let image = XGetImage(
                 display, root, Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height),
@@ -185,7 +185,7 @@ final class XCaptureConnection {
     private func failure(_ request: String) -> ScreenSourceError {
         if isLost { return .noDisplay }
         if !monitorIsThere() { return .noSuchMonitor }
-        return .captureFailed("\(request) failed (error \(XErrorTrap.last))")
+        return .captureFailed("\(request) failed (error \(XErrorTrap.last(display)))")
     }
 }
 

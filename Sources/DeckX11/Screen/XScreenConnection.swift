@@ -81,20 +81,20 @@ final class XScreenConnection: XDisplayUser {
             return nil
         }
         guard shared.read(from: root, x: rect.x, y: rect.y) else {
-            throw ScreenSourceError.captureFailed("XShmGetImage failed (error \(XErrorTrap.last))")
+            throw ScreenSourceError.captureFailed("XShmGetImage failed (error \(XErrorTrap.last(display)))")
         }
         return try Self.picture(of: shared.image)
     }
 
     /// Through the socket, for servers that refuse shared memory.
     private func copiedGrab(_ rect: PixelRect) throws -> ScreenImage {
-        XErrorTrap.clear()
+        XErrorTrap.clear(display)
         guard
             let image = XGetImage(
                 display, root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height),
                 cx11_all_planes(), ZPixmap)
         else {
-            throw ScreenSourceError.captureFailed("XGetImage failed (error \(XErrorTrap.last))")
+            throw ScreenSourceError.captureFailed("XGetImage failed (error \(XErrorTrap.last(display)))")
         }
         defer { _ = cx11_destroy_image(image) }
         return try Self.picture(of: image)

@@ -74,11 +74,11 @@ final class XSharedImage {
         segment.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
         segment.pointee.readOnly = 0
         image.pointee.data = segment.pointee.shmaddr
-        XErrorTrap.clear()
+        XErrorTrap.clear(display)
         let sent = XShmAttach(display, segment) != 0
         // The server reports a refused attach (BadAccess) asynchronously: the round trip brings it in.
         XSync(display, 0)
-        guard sent, XErrorTrap.last == 0 else {
+        guard sent, XErrorTrap.last(display) == 0 else {
             shmdt(address)
             return false
         }
@@ -87,9 +87,9 @@ final class XSharedImage {
 
     /// Reads the rectangle at (`x`, `y`) of `drawable` into the image; false when the server refused.
     func read(from drawable: Drawable, x: Int, y: Int) -> Bool {
-        XErrorTrap.clear()
+        XErrorTrap.clear(display)
         let ok = XShmGetImage(display, drawable, image, Int32(x), Int32(y), cx11_all_planes()) != 0
-        return ok && XErrorTrap.last == 0
+        return ok && XErrorTrap.last(display) == 0
     }
 }
 
