@@ -17,6 +17,8 @@ public final class FakeSoundServer: SoundServer, @unchecked Sendable {
     public private(set) var commands: [String] = []
     /// Commands (first word: load, default, move, unload) that fail from now on.
     public var failing: Set<String> = []
+    /// Streams whose app quits after they were listed and before they are moved: the move finds no stream.
+    public var quitsBeforeMoving: Set<UInt32> = []
     private var nextIndex: UInt32 = 100
 
     /// A server whose sinks are `speakers` (the first is the default), each at 50 % unless `muted`.
@@ -61,6 +63,10 @@ public final class FakeSoundServer: SoundServer, @unchecked Sendable {
 
     public func move(stream: UInt32, to sink: String) throws {
         try command("move", "\(stream) \(sink)")
+        if quitsBeforeMoving.remove(stream) != nil {
+            streamList.removeAll { $0.index == stream }
+            throw SoundError.refused("move stream \(stream) to \(sink): No such entity")
+        }
         guard let target = sinkList.first(where: { $0.sink.name == sink }),
             let at = streamList.firstIndex(where: { $0.index == stream })
         else { throw SoundError.refused("no such stream or sink") }

@@ -118,7 +118,9 @@ public final class SoundRouter {
             let fallback = others.contains(routing.previousDefault) ? routing.previousDefault : others.sorted().first
             for stream in try server.streams() where stream.sink == ours.index {
                 let origin = routing.origins[stream.index].flatMap { others.contains($0) ? $0 : nil }
-                if let target = origin ?? fallback { try server.move(stream: stream.index, to: target) }
+                // A stream whose app quit since the listing is gone (No such entity), and one that will not
+                // move falls onto the default when our sink is unloaded: neither stops the rest of the undo.
+                if let target = origin ?? fallback { try? server.move(stream: stream.index, to: target) }
             }
             if let fallback, try server.defaultSink() == Self.sinkName { try server.setDefaultSink(fallback) }
             try server.unloadModule(ours.module)

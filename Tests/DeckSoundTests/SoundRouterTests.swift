@@ -120,6 +120,20 @@ private func routed(
     #expect(saved() == nil && server.sinkOf(music) == "speakers" && server.defaultName == "speakers")
 }
 
+/// An app that quits while the restore runs (a test's player stopped right as its viewer closed): its stream
+/// was listed, then was gone when moved. The rest of the undo still happens.
+@Test func aStreamWhoseAppQuitsDuringTheRestoreDoesNotStopTheUndo() throws {
+    let (server, router, saved) = try routed()
+    let tone = server.play(on: "speakers")
+    let music = server.play(on: "headphones")
+    _ = try router.route()
+    server.quitsBeforeMoving = [tone]
+    try router.restore()
+    #expect(saved() == nil)
+    #expect(server.sinkOf(music) == "headphones" && server.defaultName == "speakers")
+    #expect(!server.sinkList.contains { $0.sink.name == SoundRouter.sinkName })
+}
+
 @Test func aFailedLoadChangesNothingAndLeavesNoRecord() throws {
     let (server, router, saved) = try routed()
     server.failing = ["load"]

@@ -63,6 +63,11 @@ def tap(driver, element):
     ActionChains(driver).move_to_element(element).click_and_hold().pause(0.05).release().perform()
 
 
+def strip_at_rest(driver):
+    """The deck's pages have stopped sliding: a key is pressed where it rests, not where it passes by."""
+    return driver.execute_script("return document.querySelector('.page-strip').getAnimations().length === 0")
+
+
 def long_press(driver, element):
     ActionChains(driver).move_to_element(element).click_and_hold().pause(0.7).release().perform()
 

@@ -5,7 +5,7 @@ that same key red with the reason, also when the user switched pages and the dec
 
 from selenium.webdriver.common.by import By
 
-from pages import eventually, key, tap, wait
+from pages import eventually, key, strip_at_rest, tap, wait
 from viewer import emulate_size, pair_as_viewer
 
 NAMES = (f"Command look {n}" for n in range(1000))
@@ -77,8 +77,7 @@ def test_a_command_shows_running_then_its_failure_on_its_own_key_across_a_page_s
         assert toast.is_displayed() and "exit 3" in toast.text.lower(), toast.text
         assert looks(driver, "other") == ["plain"], "the key in the same slot of page 2 is not marked"
         driver.find_elements(By.CSS_SELECTOR, "#dots button")[0].click()
-        wait(driver, lambda d: d.execute_script("return document.querySelector('.page-strip').getAnimations()"
-                                                ".length === 0"), what="the slide back to page 1")
+        wait(driver, strip_at_rest, what="the slide back to page 1")
         driver.save_screenshot(str(output / f"command-failed-{size[0]}x{size[1]}.png"))
 
 

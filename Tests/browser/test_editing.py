@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from pages import key, key_label, long_press, pair, tap, wait
+from pages import key, key_label, long_press, pair, strip_at_rest, tap, wait
 from test_key_kinds import sized
 
 # The phone first: it leaves its three keys, which the iPad run sets again in the same slots.
@@ -37,7 +37,7 @@ def drag(driver, source, target, screenshot=None, via_edge=None):
                                    "return [r.left + r.width / 2 + 16, r.top + r.height / 2 + 16]", source)
         ActionChains(driver).move_by_offset(via_edge[0] - at[0], via_edge[1] - at[1]).perform()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.dots [aria-selected="true"]')[0]
-             == d.find_elements(By.CSS_SELECTOR, ".dots button")[1], what="the page turned")
+             == d.find_elements(By.CSS_SELECTOR, ".dots button")[1] and strip_at_rest(d), what="the page turned")
     ActionChains(driver).move_to_element(target() if callable(target) else target).pause(0.1).perform()
     if screenshot:
         driver.save_screenshot(str(screenshot))
@@ -79,8 +79,8 @@ def test_a_key_dragged_to_another_slot_moves_and_undo_puts_it_back(host, browser
     # Copy a key in its edit sheet, paste it into an empty slot (of the first page, shown again).
     driver.find_elements(By.CSS_SELECTOR, ".dots button")[0].click()
     wait(driver, lambda d: d.execute_script("const r = arguments[0].getBoundingClientRect();"
-                                            "return r.left >= 0 && r.right <= innerWidth", key(d, 0, 5)),
-         what="the first page shown")
+                                            "return r.left >= 0 && r.right <= innerWidth", key(d, 0, 5))
+         and strip_at_rest(d), what="the first page shown, at rest")
     long_press(driver, key(driver, 0, 1))
     wait(driver, lambda d: d.find_element(By.ID, "edit-sheet").is_displayed(), what="the edit sheet")
     driver.find_element(By.ID, "edit-copy").click()
