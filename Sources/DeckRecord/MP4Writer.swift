@@ -7,8 +7,9 @@ import Foundation
 /// up to the last whole fragment. Owns the `AVFormatContext` and its file.
 ///
 /// The header needs the H.264 parameter sets, which exist only once the first keyframe is encoded: the file is
-/// opened at once (a bad folder fails the start) and the header is written with the first video packet;
-/// audio before it is dropped.
+/// opened at once (a bad folder fails the start) and the header is written with the first video packet. Sound
+/// that comes before it (a first picture that is late, an encoder that holds its first frames) is held, 10 s at
+/// most, and written once the header is out: the file's sound starts at its start.
 ///
 /// Not Sendable: used only on the recording's queue.
 final class MP4Writer {
@@ -25,6 +26,10 @@ final class MP4Writer {
     private var closed = false
     private var lastVideoPts: Int64 = -1
     private var lastAudioPts: Int64 = Int64.min
+    /// AAC packets (data, pts, duration in samples) that came before the header; the oldest go beyond the cap.
+    private var heldAudio: [(Data, Int64, Int64)] = []
+    /// 10 s of AAC packets of 1,024 samples at 48 kHz.
+    static let heldAudioLimit = 470
 
     /// Creates the file at `url` (it must not exist). `audio` fills the sound track's parameters; nil: no sound.
     init(url: URL, audio: ((UnsafeMutablePointer<AVCodecParameters>) throws -> Void)?) throws {
@@ -81,12 +86,19 @@ final class MP4Writer {
         let pts = max(Int64(micros), lastVideoPts + 1)
         lastVideoPts = pts
         try write(accessUnit, to: video, pts: pts, duration: Int64(1_000_000 / max(1, fps)), key: keyframe)
+        try writeHeldAudio()
         if keyframe { try flush() }
     }
 
-    /// Writes one AAC packet; `pts` and `duration` in samples at 48 kHz. Dropped until the header is out.
+    /// Writes one AAC packet; `pts` and `duration` in samples at 48 kHz. Held until the header is out.
     func writeAudio(_ data: Data, pts: Int64, duration: Int64) throws {
-        guard headerWritten, let audio, pts > lastAudioPts else { return }
+        guard headerWritten else {
+            guard audioSetup != nil, !closed else { return }
+            if heldAudio.count == Self.heldAudioLimit { heldAudio.removeFirst() }
+            heldAudio.append((data, pts, duration))
+            return
+        }
+        guard let audio, pts > lastAudioPts else { return }
         lastAudioPts = pts
         let micros = av_rescale_q(pts, AVRational(num: 1, den: 48_000), Self.microseconds)
         let length = av_rescale_q(duration, AVRational(num: 1, den: 48_000), Self.microseconds)
@@ -109,6 +121,15 @@ final class MP4Writer {
         }
         try FFCall.check(av_write_trailer(context), "av_write_trailer")
         try flush()
+    }
+
+    /// The sound that came before the first picture, after that picture (a track's packets only need to be in
+    /// order within the track).
+    private func writeHeldAudio() throws {
+        guard !heldAudio.isEmpty else { return }
+        let held = heldAudio
+        heldAudio = []
+        for (data, pts, duration) in held { try writeAudio(data, pts: pts, duration: duration) }
     }
 
     private func writeHeader(parameterSets: [Data], width: Int, height: Int, fps: Int) throws {

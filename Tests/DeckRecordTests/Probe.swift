@@ -26,17 +26,29 @@ struct Probe: Decodable {
     var duration: Double? { format.duration.flatMap(Double.init) }
     var codecs: [String] { streams.compactMap(\.codecName) }
 
+    /// The times (seconds) of the packets of the file's first stream of `kind` ("a" or "v"), in file order.
+    static func packetTimes(_ url: URL, kind: String) throws -> [Double] {
+        let output = try run([
+            "-select_streams", "\(kind):0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", url.path,
+        ])
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+    }
+
     static func read(_ url: URL) throws -> Probe {
+        try JSONDecoder().decode(Probe.self, from: run(["-show_format", "-show_streams", "-of", "json", url.path]))
+    }
+
+    private static func run(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", url.path]
+        process.arguments = ["ffprobe", "-v", "error"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return try JSONDecoder().decode(Probe.self, from: data)
+        return data
     }
 }
 

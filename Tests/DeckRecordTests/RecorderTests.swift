@@ -59,6 +59,18 @@ final class RecordingRig: @unchecked Sendable {
         }
     }
 
+    /// `seconds` of tone with no picture (a capture whose first frame is late).
+    func sound(seconds: Double, to recorder: Recorder) {
+        for _ in 0..<Int(seconds * 30) {
+            let captured = clock.now
+            clock.advance(33_333)
+            let tone = Self.tone(count: 1600, from: samplesSent)
+            samplesSent += 1600
+            tone.withUnsafeBufferPointer { recorder.append(samples: $0, captureMicros: captured) }
+            usleep(1000)
+        }
+    }
+
     /// `count` stereo frames of a 1 kHz sine at half scale, interleaved.
     static func tone(count: Int, from start: Int) -> [Int16] {
         (0..<count).flatMap { index -> [Int16] in
@@ -104,6 +116,24 @@ final class RecordingRig: @unchecked Sendable {
     #expect(summary.error == nil)
     let duration = try #require(try Probe.read(summary.url).duration)
     #expect(abs(duration - 3) < 0.3, "ffprobe says \(duration) s for 3 s recorded")
+}
+
+/// The sound of that wait is not lost: it is held until the first picture opens the file, so the sound track
+/// starts at the file's start (the first second of a first recording was silent once).
+@Test func soundBeforeTheFirstPictureStartsTheFilesSoundTrack() async throws {
+    let rig = try RecordingRig()
+    defer { rig.scratch.remove() }
+    let summary = try await offThePool {
+        let recorder = try rig.start(sound: true)
+        rig.sound(seconds: 1.5, to: recorder)
+        rig.play(seconds: 1.5, to: recorder)
+        return recorder.stop()
+    }
+    #expect(summary.error == nil)
+    let sound = try Probe.packetTimes(summary.url, kind: "a")
+    // AAC packets of 1,024 samples: 47 a second; the tone played for the whole 3 s.
+    #expect((sound.first ?? 9) < 0.1, "the sound track starts at \(sound.first ?? -1) s")
+    #expect(sound.filter { $0 < 1.4 }.count > 60, "\(sound.filter { $0 < 1.4 }.count) packets in the first 1.4 s")
 }
 
 @Test func aCaptureErrorEndsItWithAPlayableFile() async throws {
