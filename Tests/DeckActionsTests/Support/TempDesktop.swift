@@ -44,7 +44,13 @@ final class TempDesktop {
         let path = relative.hasPrefix("/") ? relative : root + "/" + relative
         let dir = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try data.write(to: URL(fileURLWithPath: path))
+        // Close-on-exec: a process another test spawns while this file is open must not inherit it for writing,
+        // or executing the script fails with ETXTBSY for as long as that process lives.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
         return path
     }
