@@ -31,6 +31,11 @@ extension PortalDesktop {
         case .wlroots:
             let wlr = WlrInput()
             (desktop.input, desktop.keypad, desktop.typing) = (wlr.input, wlr.keypad, wlr.typing)
+            let capture = desktop.screen.capture
+            desktop.screen.capture = { monitor, fps, handlers in
+                wlr.prepare()
+                return try capture(monitor, fps, handlers)
+            }
         case .remoteDesktopPortal:
             (desktop.input, desktop.keypad, desktop.typing) = (portal.input, portal.keypad, portal.typing)
         case .uinput:

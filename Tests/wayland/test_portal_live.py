@@ -91,11 +91,9 @@ def test_the_viewer_clicks_and_types_through_wlroots_virtual_devices(host, clien
         display = (await device.recv_type("displays", timeout=30))["displays"][0]
         await device.send({"type": "startScreen", "displayId": display["id"], "maxSide": WIDTH, "fps": 30})
         await device.recv_type("screenStarted", timeout=30)
-        # The client learns of the new virtual pointer a moment after it appears (each wait bounded).
-        for step in range(100):
-            await device.send({"type": "pointer", "kind": "move", "x": 0.01 + step % 10 / 1000, "y": 0.01})
-            if await asyncio.to_thread(client.wait, lambda e: e["event"] == "enter", 0.1) is not None:
-                break
+        await next_video(device, timeout=30)
+        # The very first tap of the viewing, as a user makes it: it must arrive whole. The host creates its virtual
+        # pointer when the viewing starts; one created by the tap itself reached the client after the press.
         mark = len(client.since(0))
         await device.send({"type": "pointer", "kind": "click", "x": 0.25, "y": 0.75})
         await device.send({"type": "typeText", "text": "é€한 ok", "enter": True})

@@ -24,6 +24,13 @@ public final class WlrInput: @unchecked Sendable {
 
     deinit { if let handle { deck_wlr_input_close(handle) } }
 
+    /// Opens the connection and its devices now, in the background, if they are not open: called when a viewing
+    /// starts, so the compositor and the clients have the new pointer before the viewer's first tap (a client
+    /// that learns of a pointer only when the tap creates it misses that tap's press).
+    public func prepare() {
+        queue.async { _ = self.open() }
+    }
+
     /// Whether the compositor offers both virtual devices (and a seat) now.
     public static func isAvailable(display: String? = nil) -> Bool {
         var missing: Int32 = 0
