@@ -101,7 +101,7 @@ enum RemoteInput {
             },
             setButton: { button, pressed in
                 try await inject(true, nil) { session throws(DBusError) in
-                    if pressed { session.pointerSettle.waitBeforePress().block() }
+                    if pressed { session.pointerSettle.holdBeforePress() }
                     try session.button(WaylandInput.evdevCode(button), pressed: pressed)
                 }
             },

@@ -9,6 +9,8 @@ import Synchronization
 /// of 4 on a headless Mutter). So a press waits until the motion before it has settled: `first` after the
 /// session's first motion, `later` after any other motion to a new place; a press with no motion just before it
 /// (a held button, a second click at the same place) does not wait.
+///
+/// `now` and `sleep` are the clock and the back-end thread's sleep; a test passes a clock it moves by hand.
 final class PointerSettle: Sendable {
     private struct State {
         var motions = 0
@@ -19,10 +21,18 @@ final class PointerSettle: Sendable {
     private let state = Mutex(State())
     private let first: Duration
     private let later: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let sleep: @Sendable (Duration) -> Void
 
-    init(first: Duration = .milliseconds(120), later: Duration = .milliseconds(25)) {
+    init(
+        first: Duration = .milliseconds(120), later: Duration = .milliseconds(25),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        sleep: @escaping @Sendable (Duration) -> Void = { $0.block() }
+    ) {
         self.first = first
         self.later = later
+        self.now = now
+        self.sleep = sleep
     }
 
     /// The pointer was moved to (`x`, `y`).
@@ -31,7 +41,7 @@ final class PointerSettle: Sendable {
             guard state.lastPlace.map({ $0.x != x || $0.y != y }) ?? true else { return }
             state.motions += 1
             state.lastPlace = (x, y)
-            state.lastMotion = .now
+            state.lastMotion = now()
         }
     }
 
@@ -41,9 +51,12 @@ final class PointerSettle: Sendable {
             guard let last = state.lastMotion else { return .zero }
             let settle = state.motions == 1 ? first : later
             state.lastMotion = nil
-            return max(.zero, settle - (ContinuousClock.now - last))
+            return max(.zero, settle - (now() - last))
         }
     }
+
+    /// Blocks the calling thread (the back-end's serial queue) until a press may go down.
+    func holdBeforePress() { sleep(waitBeforePress()) }
 }
 
 extension Duration {
