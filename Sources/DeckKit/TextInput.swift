@@ -7,6 +7,9 @@ public enum TextInput {
     public static let maxCharacters = 2000
     /// The most UTF-16 units typed in one go; longer strings are typed in pieces this size.
     public static let maxChunkUTF16 = 20
+    /// The most UTF-16 units the host types in one turn at the desktop's keyboard: a longer text is typed turn by
+    /// turn, and keys other devices sent meanwhile go between its turns instead of waiting for all of it.
+    public static let maxTurnUTF16 = 256
 
     /// The most Unicode scalars one character keeps: a base and its marks (a family emoji is 7), never the
     /// two million combining marks a hostile device once sent as "one character" (it typed for 12.8 s).
@@ -41,16 +44,16 @@ public enum TextInput {
         return out
     }
 
-    /// Splits `text` into pieces of at most `maxChunkUTF16` UTF-16 units without splitting a character
-    /// (👍🏽 is four units, a decomposed Hangul syllable three, CR LF two). A single character longer
+    /// Splits `text` into pieces of at most `limit` UTF-16 units (`maxChunkUTF16` unless told) without splitting
+    /// a character (👍🏽 is four units, a decomposed Hangul syllable three, CR LF two). A single character longer
     /// than the limit becomes a piece of its own.
-    public static func chunks(_ input: String) -> [String] {
+    public static func chunks(_ input: String, limit: Int = maxChunkUTF16) -> [String] {
         var result: [String] = []
         var current = ""
         var currentUnits = 0
         for character in input {
             let units = character.utf16.count
-            if currentUnits > 0 && currentUnits + units > maxChunkUTF16 {
+            if currentUnits > 0 && currentUnits + units > limit {
                 result.append(current)
                 current = ""
                 currentUnits = 0

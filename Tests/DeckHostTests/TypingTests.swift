@@ -29,8 +29,12 @@ import Testing
             try await make(sink: keyboard.sink, protocolVersion: protocolVersion)
         }
 
-        static func make(sink: TypingSink, protocolVersion: Int = ProtocolVersion.current) async throws -> Device {
+        static func make(
+            sink: TypingSink, protocolVersion: Int = ProtocolVersion.current,
+            keypad: @escaping @Sendable (KeypadKey) -> Void = { _ in }
+        ) async throws -> Device {
             let desktop = HostDesktop.fake(
+                typed: keypad,
                 screen: .fake(monitors: [ScreenStreamTests.monitor], pictures: { _ in nil }, started: { _ in }),
                 input: .fake { _ in }, typing: sink)
             let harness = try HostHarness(desktop: desktop)
@@ -113,6 +117,35 @@ import Testing
         let answers = await device.typed(count: 2)
         #expect(answers == [.init(ok: true), .init(ok: false, reason: DeckServer.endedReason)])
         #expect(texts.withLock { $0 } == ["first"])
+    }
+
+    @Test func anotherDevicesKeypadKeyGoesBetweenTheTurnsOfALongTextNotAfterIt() async throws {
+        let release = AsyncStream<Void>.makeStream()
+        let order = Mutex<[String]>([])
+        let sink = TypingSink(
+            typeText: { text in
+                let first = order.withLock {
+                    $0.append("text \(text.utf16.count)")
+                    return $0.count == 1
+                }
+                if first { for await _ in release.stream { break } }
+                return .ok
+            },
+            pressKey: { _ in .ok })
+        var viewer = try await Device.make(sink: sink) { key in order.withLock { $0.append("keypad \(key)") } }
+        await viewer.view()
+        await viewer.send(.typeText(.init(text: String(repeating: "a", count: 600))))
+        for _ in 0..<2000 where order.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+        // The viewer's first turn is being typed (the sink holds it); a second device presses a keypad key.
+        let phone = try await viewer.harness.pair(name: "Phone")
+        var other = try await Device.authorize(phone, on: viewer.harness, protocolVersion: ProtocolVersion.current)
+        await other.send(.keypad(.init(key: .digit7)), to: viewer.harness.host)
+        // The key's job asks for its turn a moment after the actor took the message (a task of its own).
+        try await Task.sleep(for: .milliseconds(300))
+        release.continuation.yield()
+        #expect(await viewer.typed() == HostMessage.Typed(ok: true))
+        let turns = order.withLock { $0 }
+        #expect(turns == ["text 256", "keypad digit7", "text 256", "text 88"], "\(turns)")
     }
 
     @Test func theViewersTextIsCleanedAgainAndReturnComesAfterIt() async throws {

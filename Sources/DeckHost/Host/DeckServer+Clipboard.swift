@@ -46,14 +46,15 @@ extension DeckServer {
         // The device asks for the chord; its owner may have turned it off for this device on the computer.
         let chord = devices.record(id: deviceId)?.pasteChord != false
         let (clipboard, typing, paste) = (desktop.clipboard, desktop.typing, request.paste && chord)
-        keypadLane.add {
+        inKeyOrder(of: id) {
             guard await self.isViewing(serial) else {
                 return await self.clipboardAnswered(.failed(Self.endedReason), for: id)
             }
-            var result = await clipboard.write(content)
-            if result == .ok, paste {
-                let chord = ClipboardRules.pasteChord(windowClass: await clipboard.focusedWindowClass())
-                result = await typing.pressKey(chord)
+            let result = await self.keyboardTurn {
+                let written = await clipboard.write(content)
+                guard written == .ok, paste else { return written }
+                return await typing.pressKey(
+                    ClipboardRules.pasteChord(windowClass: await clipboard.focusedWindowClass()))
             }
             await self.clipboardAnswered(result, for: id)
         }

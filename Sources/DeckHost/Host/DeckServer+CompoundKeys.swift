@@ -82,10 +82,7 @@ extension DeckServer {
     /// Runs a key held by a multi-action or a toggle as its own press would, and gives its result back.
     func runHeldKey(_ button: Button, from id: ConnectionID) async -> ActionResult {
         switch button.kind {
-        case .hotkey(let chord): return await typedInLane { await $0.pressKey(chord) }
-        case .text(let text, let enter):
-            let cleaned = TextInput.clean(text)
-            return await typedInLane { await Self.typeThenReturn(cleaned, enter: enter, with: $0) }
+        case .hotkey, .text: return await typingKeyResult(button.kind)
         case .record(let displayId, let fps): return await recordKeyResult(displayId: displayId, fps: fps, from: id)
         case .multi, .toggle: return .failed("a multi-action or toggle cannot run inside another")
         case .folder, .page: return .failed("folder and page keys work on the device, not in a multi-action")
@@ -100,14 +97,6 @@ extension DeckServer {
         case .app, .command, .terminal, .open, .media:
             guard let launch = Launch(button) else { return .failed("nothing to launch") }
             return await desktop.actions.run(launch)
-        }
-    }
-
-    /// Typing in the keypad's lane (in order with the keypad and the viewer's keys), awaited.
-    private func typedInLane(_ body: @escaping @Sendable (TypingSink) async -> ActionResult) async -> ActionResult {
-        let typing = desktop.typing
-        return await withCheckedContinuation { done in
-            keypadLane.add { done.resume(returning: await body(typing)) }
         }
     }
 

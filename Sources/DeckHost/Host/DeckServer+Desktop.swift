@@ -70,12 +70,12 @@ extension DeckServer {
         .init(available: state.available, level: state.available ? state.level : 0, muted: state.muted)
     }
 
-    /// `keypad` → the key typed on the desktop → `keypadResult` to the sender. Keys are typed in arrival
-    /// order, whichever device sent them.
+    /// `keypad` → the key typed on the desktop → `keypadResult` to the sender. Each device's keys are typed in
+    /// the order it sent them, in turns at the keyboard with other devices' keys (DeckServer+Keyboard).
     func typeKey(_ key: DeviceMessage.Keypad.Key, for id: ConnectionID) {
         let keys = desktop.keys
-        keypadLane.add {
-            let result = await keys.press(key)
+        inKeyOrder(of: id) {
+            let result = await self.keyboardTurn { await keys.press(key) }
             await self.keyTyped(result, for: id)
         }
     }

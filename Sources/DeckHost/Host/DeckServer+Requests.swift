@@ -117,10 +117,7 @@ extension DeckServer {
                 "this key \(button.kind.name == "folder" ? "opens a folder" : "turns pages") on the device (update the app)"
             return pressFinished(press, .failed(reason), for: id)
         case .record(let displayId, let fps): return pressedRecordKey(press, displayId: displayId, fps: fps, from: id)
-        case .hotkey(let chord): return pressedTypingKey(press, from: id) { await $0.pressKey(chord) }
-        case .text(let text, let enter):
-            let cleaned = TextInput.clean(text)
-            return pressedTypingKey(press, from: id) { await Self.typeThenReturn(cleaned, enter: enter, with: $0) }
+        case .hotkey, .text: return pressedTypingKey(press, kind: button.kind, from: id)
         case .multi(let steps): return pressedMulti(press, steps: steps, from: id)
         case .toggle(let toggle): return pressedToggle(press, button: button, toggle: toggle, from: id)
         case .profile(let name):
@@ -146,16 +143,12 @@ extension DeckServer {
         }
     }
 
-    /// A hotkey or text key: through the desktop's typing, in the keypad's lane, so its keys land in order with
-    /// the keypad's and the viewer's. Unlike the viewer's own typing, any device that may press may press these:
-    /// the owner of the deck made them.
-    private func pressedTypingKey(
-        _ press: DeviceMessage.Press, from id: ConnectionID,
-        _ body: @escaping @Sendable (TypingSink) async -> ActionResult
-    ) {
-        let typing = desktop.typing
-        keypadLane.add {
-            let result = await body(typing)
+    /// A hotkey or text key: through the desktop's typing, in the device's key lane, so its keys land in order
+    /// with its keypad's and its typing (DeckServer+Keyboard). Unlike the viewer's own typing, any device that may
+    /// press may press these: the owner of the deck made them.
+    private func pressedTypingKey(_ press: DeviceMessage.Press, kind: Button.Kind, from id: ConnectionID) {
+        inKeyOrder(of: id) {
+            let result = await self.typingKeyResult(kind)
             await self.pressFinished(press, result, for: id)
         }
     }

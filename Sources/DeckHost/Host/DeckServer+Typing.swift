@@ -13,26 +13,21 @@ extension DeckServer {
     func typeText(_ request: DeviceMessage.TypeText, from id: ConnectionID) {
         guard let serial = mayType(request, from: id) else { return }
         let (typing, text) = (desktop.typing, TextInput.clean(request.text))
-        keypadLane.add {
-            guard await self.isViewing(serial) else { return await self.typed(.failed(Self.endedReason), for: id) }
-            await self.typed(await Self.typeThenReturn(text, enter: request.enter, with: typing), for: id)
+        inKeyOrder(of: id) {
+            let result = await self.typeInTurns(text, enter: request.enter, with: typing) {
+                await self.isViewing(serial)
+            }
+            await self.typed(result, for: id)
         }
-    }
-
-    /// Types cleaned `text`, then presses Return when `enter` and only if the text landed (`typeText` and text keys).
-    static func typeThenReturn(_ text: String, enter: Bool, with typing: TypingSink) async -> ActionResult {
-        var result = text.isEmpty ? ActionResult.ok : await typing.typeText(text)
-        if result == .ok, enter { result = await typing.pressKey(KeyChord(.returnKey)) }
-        return result
     }
 
     /// `pressKey` → the special key pressed → one `typed`.
     func pressKey(_ key: SpecialKey, from id: ConnectionID) {
         guard let serial = mayType(DeviceMessage.PressKey(chord: key), from: id) else { return }
         let typing = desktop.typing
-        keypadLane.add {
+        inKeyOrder(of: id) {
             guard await self.isViewing(serial) else { return await self.typed(.failed(Self.endedReason), for: id) }
-            let result = await typing.pressKey(key)
+            let result = await self.keyboardTurn { await typing.pressKey(key) }
             await self.typed(result, for: id)
         }
     }
@@ -43,7 +38,8 @@ extension DeckServer {
     /// A device at protocol 1 never asked for typing (`error{unavailable}`); anyone but the current viewer,
     /// and the viewer before `screenStarted` (a portal desktop may wait minutes for its user's approval), gets
     /// `typed{ok:false}`. Returns the viewing's serial: keys still waiting in the lane when that viewing has
-    /// ended are dropped. Typing shares the keypad's lane: keys from both land in the order they came.
+    /// ended are dropped. Typing shares the connection's key lane with its keypad: keys from both land in the
+    /// order they came, in turns at the keyboard with other devices' keys (DeckServer+Keyboard).
     private func mayType(_ message: some MessageBody, from id: ConnectionID) -> UInt64? {
         let deviceProtocol = connections[id]?.session.deviceProtocol ?? ProtocolVersion.legacy
         guard ProtocolVersion.agreed(device: deviceProtocol, host: ProtocolVersion.current) >= 2 else {

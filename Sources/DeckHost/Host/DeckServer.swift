@@ -34,7 +34,8 @@ public actor DeckServer {
     /// The media player's state devices were last sent (`followMedia`).
     var mediaShown = HostMessage.MediaState.none
     var volumeLane = SerialLane()
-    var keypadLane = SerialLane()
+    /// The desktop's keyboard: each connection's keys in order, every device's in short turns (DeckServer+Keyboard).
+    var keyboard = KeyboardTurns()
     /// Who views the screen now, and their stream (one viewer at a time; DeckServer+Viewing).
     var viewing = Viewing()
     /// Pointer actions reach the desktop in the order they were decided.
@@ -136,6 +137,7 @@ public actor DeckServer {
         case .closed(let id):
             connectionClosed(id)
             recordingHost.fetching.remove(id)
+            keyboard.lanes[id] = nil
             connections[id] = nil
         }
     }
