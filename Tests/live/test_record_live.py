@@ -497,7 +497,10 @@ def test_a_record_key_starts_and_stops_a_recording(tmp_path, screen):
             assert layout["pages"][0][4] == {"label": "Rec", "kind": "record", "fps": 60}
             await client.send({"type": "press", "page": 0, "index": 4})
             refused = await client.recv_type("pressResult", timeout=20)
-            assert refused["ok"] is False and "may not view" in refused["reason"], refused
+            # The refusal carries the fix, as the Screen tab's does: the command to run, with this device's name.
+            assert refused["ok"] is False, refused
+            assert refused["reason"] == ("This device may not view or record the screen. On the computer, run: "
+                                         'touchdeck devices allow-screen "Key tablet" on'), refused
             host.cli("devices", "allow-screen", "Key tablet", "on")
             with Painter(screen.display):
                 await client.send({"type": "press", "page": 0, "index": 4})

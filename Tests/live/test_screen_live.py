@@ -1,22 +1,25 @@
 """`listDisplays` on the real daemon against a real X server (PROTOCOL §6 "Screen", DESIGN.md#viewing): two XRandR
 monitors of a private Xvfb listed left to right, each with a 320 px JPEG thumbnail whose colours are the ones painted
 there; a device that is not allowed learns nothing, and `touchdeck devices allow-screen` applies to a connected
-device at once; a host with no display answers `noPermission`."""
+device at once, and a device that pairs again starts without it; a host with no display answers `noPermission`."""
 
 import base64
 import io
 import pathlib
+import re
 import sys
 
 import pytest
 from PIL import Image
 
 from livehelpers import Daemon, paired_device, run
+from touchdeck.client import DeckClient, Unauthorized
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from xscreen import VirtualScreen  # noqa: E402
 
 RED, GREEN, BLUE, YELLOW = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00
+NOT_ALLOWED = {"type": "displays", "status": "notAllowed", "displays": []}
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +125,49 @@ def test_a_host_with_no_display_answers_no_permission(tmp_path):
         assert run(scenario()) == {"type": "displays", "status": "noPermission", "displays": []}
     finally:
         host.stop()
+
+
+def screen_column(listing):
+    """`touchdeck devices` as {name: its SCREEN column}."""
+    rows = listing.splitlines()
+    header = next(i for i, row in enumerate(rows) if row.startswith("NAME  "))
+    table = rows[header + 1:]
+    table = table[:table.index("")] if "" in table else table
+    return {cells[0]: cells[1] for cells in (re.split(r"\s{2,}", row) for row in table)}
+
+
+def test_a_device_that_pairs_again_starts_without_screen_permission(viewer_host):
+    """DESIGN.md#viewing: the screen permission is off again when a device pairs anew, whether it pairs again
+    under the same name while its old pairing stands (it lost its keys) or after `touchdeck devices revoke`, on
+    the connection its revoked id was refused on (PROTOCOL §2)."""
+    async def scenario():
+        first, first_id, first_secret = await paired_device(viewer_host, "Tablet")
+        viewer_host.cli("devices", "allow-screen", "Tablet", "on")
+        assert (await list_displays(first))["status"] == "ok", "the permission works before pairing again"
+        await first.close()
+
+        # The same device pairs again with the same name, its first pairing still standing.
+        again, again_id, _ = await paired_device(viewer_host, "Tablet")
+        assert again_id != first_id
+        assert await list_displays(again) == NOT_ALLOWED
+        assert screen_column(viewer_host.cli("devices")) == {"Tablet": "on", "Tablet 2": "off"}
+        await again.close()
+
+        # Revoked, it pairs again on the connection that was refused its old id, and gets back its name.
+        viewer_host.cli("devices", "revoke", "Tablet 2")
+        viewer_host.cli("devices", "revoke", "Tablet")
+        pin = viewer_host.pin()
+        client = await DeckClient.connect(f"ws://127.0.0.1:{viewer_host.port}/ws")
+        with pytest.raises(Unauthorized) as refused:
+            await client.authenticate(first_id, first_secret)
+        assert refused.value.reason == "unknownDevice"
+        assert (await client.hello("Tablet"))["type"] == "needPairing"
+        device_id, secret = await client.pair(pin)
+        assert device_id != first_id
+        await client.authenticate(device_id, secret)
+        await client.recv_type("layout")
+        assert await list_displays(client) == NOT_ALLOWED
+        assert screen_column(viewer_host.cli("devices")) == {"Tablet": "off"}
+        await client.close()
+
+    run(scenario())
