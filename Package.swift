@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        // libswscale: a key icon from a device (PNG, JPEG, WebP in whatever pixel format they decode to) to RGBA.
+        .systemLibrary(name: "CSwScale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
         // libyuv ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         // Every seam between the host and a desktop (screen, input, typing, keypad, volume, sound, lock, media
@@ -32,7 +34,8 @@ let package = Package(
         // Fakes the test targets share (what HummingbirdTesting or NIOEmbedded are to their libraries).
         .target(name: "DeckTesting", dependencies: ["DeckDesktop", "DeckKit"]),
         .target(
-            name: "DeckMedia", dependencies: ["DeckKit", "DeckDesktop", "DeckLog", "CAVCodec", "CYUV", "CTurboJPEG"]),
+            name: "DeckMedia",
+            dependencies: ["DeckKit", "DeckDesktop", "DeckLog", "CAVCodec", "CSwScale", "CYUV", "CTurboJPEG"]),
         .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         // A recording: its own video encoder, AAC and fragmented MP4 (DESIGN.md#recording).
         .target(
