@@ -22,9 +22,12 @@ def free_port():
 
 class Daemon:
     """One host process. `home` holds HOME and the XDG dirs; `config_dir` is passed with --config-dir; `binary`
-    (default BINARY) is the touchdeck it runs, `cwd` the folder it runs in."""
+    (default BINARY) is the touchdeck it runs, `cwd` the folder it runs in. A host with no config.json shows the
+    starter deck (issue 22), so unless `first_run` the first start finds an empty config (`{}`: one empty
+    "Default" deck) and every test begins with the empty deck it expects; a config the test wrote is kept."""
 
-    def __init__(self, home=None, env=None, binary=None, cwd=None):
+    def __init__(self, home=None, env=None, binary=None, cwd=None, first_run=False):
+        self.first_run = first_run
         self.binary = pathlib.Path(binary or BINARY)
         self.cwd = cwd
         assert self.binary.exists(), f"{self.binary} is missing: run `swift build` first"
@@ -52,6 +55,10 @@ class Daemon:
         the control socket are open), not merely an open port, which may belong to another test run on this
         machine that took the port between `free_port` and the bind. A first start that loses its port that
         way moves to a fresh one; a restart keeps its port (devices reconnect to it)."""
+        config = self.config_dir / "config.json"
+        if not self.first_run and not self.started and not config.exists():
+            config.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            config.write_text("{}")
         for _ in range(1 if self.started else 5):
             if self._launch():
                 self.started = True

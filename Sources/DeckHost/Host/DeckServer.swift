@@ -73,7 +73,7 @@ public actor DeckServer {
         clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         makePin: @escaping @Sendable () -> String = PairingGate.randomPin
     ) {
-        let config = store.load(.config, as: HostConfig.self, fallback: HostConfig())
+        let config = Self.loadConfig(store, starterApps: desktop.starterApps, log: log)
         let devices = DeviceBook(store: store)
         let name = hostName ?? config.hostName ?? DeckServer.computerName()
         self.link = link
@@ -99,6 +99,25 @@ public actor DeckServer {
             notifier.notify("TouchDeck: \(device.isEmpty ? "a device" : device) wants to pair\(others)", "PIN \(pin)")
         }
         for problem in store.problems { log.error(problem) }
+    }
+
+    /// `config.json`; on a first run (no such file) the starter deck, saved at once so that it stays the deck the
+    /// user met whatever the desktop's defaults become (`StarterDeck`). An existing file is never changed here.
+    static func loadConfig(_ store: ConfigStore, starterApps: (@Sendable () -> StarterApps)?, log: Logger)
+        -> HostConfig
+    {
+        guard let starterApps, !FileManager.default.fileExists(atPath: store.url(.config).path) else {
+            return store.load(.config, as: HostConfig.self, fallback: HostConfig())
+        }
+        let config = HostConfig(layout: StarterDeck.layout(starterApps()))
+        do {
+            try store.save(config, to: .config)
+            let keys = config.layout.pages[0].compactMap { $0?.label }
+            log.notice("first run: a starter deck of \(keys.count) keys", ["keys": keys.joined(separator: ", ")])
+        } catch {
+            log.error("could not save the starter deck: \(error)")
+        }
+        return config
     }
 
     /// Handles transport events until the stream ends, and meanwhile sends every volume change to the devices.

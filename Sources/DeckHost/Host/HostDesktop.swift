@@ -41,6 +41,9 @@ public struct HostDesktop: Sendable {
     public var media: MediaControl = .unimplemented
     /// The computer's clipboard, traded with a viewer allowed to (DESIGN.md#clipboard).
     public var clipboard: ClipboardAccess = .unimplemented
+    /// The default file manager and web browser a first run's starter deck opens (`StarterDeck`); nil: a first run
+    /// starts with an empty deck (the fakes).
+    public var starterApps: (@Sendable () -> StarterApps)? = nil
 
     /// A desktop from its parts.
     public init(
@@ -99,6 +102,7 @@ public struct HostDesktop: Sendable {
         desktop.inputUnavailable = chosen.inputUnavailable
         desktop.media = media
         desktop.clipboard = chosen.clipboard
+        desktop.starterApps = { StarterApps.find(environment: environment) }
         return desktop
     }
 
