@@ -11,7 +11,7 @@ let deviceTypes = [
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
     "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",
     "importProfile", "undo",
-    "fetchRecording", "deleteRecording", "clipboardSet",
+    "fetchRecording", "deleteRecording", "clipboardSet", "storeIcon", "getIcon",
 ]
 let hostTypes = [
     "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",
@@ -21,7 +21,7 @@ let hostTypes = [
     "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState", "profiles",
     "profileImported",
     "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState",
-    "clipboardResult", "clipboardOffer",
+    "clipboardResult", "clipboardOffer", "iconStored", "icon",
 ]
 
 @Test func everyProtocolMessageHasAFixtureAndAReader() throws {

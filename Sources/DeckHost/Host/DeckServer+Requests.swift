@@ -12,6 +12,7 @@ extension DeckServer {
         case .switchProfile, .followProfile, .addProfile, .deleteProfile, .importProfile:
             handleProfile(message, from: id)
         case .undo: undo(from: id)
+        case .storeIcon, .getIcon: handleIcon(message, from: id)
         case .press(let press): pressed(press, from: id)
         case .listApps: listApps(for: id)
         case .setVolume(let request): changeVolume(for: id, request: message.type) { await $0.setLevel(request.level) }

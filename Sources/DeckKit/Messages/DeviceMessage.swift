@@ -37,6 +37,8 @@ public enum DeviceMessage: WireMessage {
     case importProfile(ImportProfile)
     case undo(Undo)
     case clipboardSet(ClipboardSet)
+    case storeIcon(StoreIcon)
+    case getIcon(GetIcon)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -78,6 +80,8 @@ public enum DeviceMessage: WireMessage {
         case .importProfile(let m): m
         case .undo(let m): m
         case .clipboardSet(let m): m
+        case .storeIcon(let m): m
+        case .getIcon(let m): m
         }
     }
 
@@ -120,6 +124,8 @@ public enum DeviceMessage: WireMessage {
         ImportProfile.type: { .importProfile(try ImportProfile(from: $0)) },
         Undo.type: { .undo(try Undo(from: $0)) },
         ClipboardSet.type: { .clipboardSet(try ClipboardSet(from: $0)) },
+        StoreIcon.type: { .storeIcon(try StoreIcon(from: $0)) },
+        GetIcon.type: { .getIcon(try GetIcon(from: $0)) },
     ]
 
     /// Whether the host accepts this message before authorization (hello, pairing, auth).

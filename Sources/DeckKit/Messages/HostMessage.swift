@@ -32,6 +32,8 @@ public enum HostMessage: WireMessage {
     case profileImported(ProfileImported)
     case clipboardResult(ClipboardResult)
     case clipboardOffer(ClipboardOffer)
+    case iconStored(IconStored)
+    case icon(Icon)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -68,6 +70,8 @@ public enum HostMessage: WireMessage {
         case .profileImported(let m): m
         case .clipboardResult(let m): m
         case .clipboardOffer(let m): m
+        case .iconStored(let m): m
+        case .icon(let m): m
         }
     }
 
@@ -105,5 +109,7 @@ public enum HostMessage: WireMessage {
         ProfileImported.type: { .profileImported(try ProfileImported(from: $0)) },
         ClipboardResult.type: { .clipboardResult(try ClipboardResult(from: $0)) },
         ClipboardOffer.type: { .clipboardOffer(try ClipboardOffer(from: $0)) },
+        IconStored.type: { .iconStored(try IconStored(from: $0)) },
+        Icon.type: { .icon(try Icon(from: $0)) },
     ]
 }

@@ -120,6 +120,11 @@ CATALOGUE = {
     "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True)},
     "profileImported": {"name": ("str", True)},
     "undo": {},
+    # Stored icons (PROTOCOL §6 "Stored icons"): a picture from the device, kept by the host as a PNG by name.
+    "storeIcon": {"data": (("base64", None), True)},
+    "iconStored": {"name": ("str", True)},
+    "getIcon": {"name": ("str", True)},
+    "icon": {"name": ("str", True), "data": (("base64", None), False)},
 }
 
 DEFAULTS = {
