@@ -2,13 +2,15 @@ import DeckHost
 import DeckKit
 import Foundation
 
-/// `touchdeck profile list|switch NAME|export NAME FILE|import FILE` (PROTOCOL §6 "Profiles"), through the daemon.
+/// `touchdeck profile list|switch NAME|export NAME FILE|import FILE|delete NAME|rename OLD NEW` (PROTOCOL §6
+/// "Profiles"), through the daemon.
 struct ProfileCommand: Command {
     static let name = "profile"
     static let usage = [
         "profile [list] [--config-dir D]", "profile switch NAME", "profile export NAME FILE", "profile import FILE",
+        "profile delete NAME", "profile rename OLD NEW",
     ]
-    static let summary = "list the profiles (named decks), switch the shared one, export one to a file or import one"
+    static let summary = "list the profiles (named decks), switch the shared one; export, import, delete or rename one"
     static let options = [
         ("list", "every profile, the shared current one marked, and the devices that keep one of their own"),
         ("switch NAME", "show NAME on every device that follows the shared profile"),
@@ -18,6 +20,12 @@ struct ProfileCommand: Command {
             "add the profile in FILE (written by export, here or on another computer); a name already taken gets "
                 + "\" (2)\"; a file that is refused changes nothing"
         ),
+        (
+            "delete NAME",
+            "delete the profile (not the last one); the devices that kept it follow the shared one, and when it was "
+                + "the shared one the first of the others becomes it"
+        ),
+        ("rename OLD NEW", "rename the profile (not to a name another has); devices and profile keys go along"),
         configDirOption,
     ]
     let arguments: Arguments
@@ -26,7 +34,9 @@ struct ProfileCommand: Command {
     init(_ arguments: Arguments) throws {
         self.arguments = arguments
         words = arguments.positionals
-        let forms = ["list": (1, 0), "switch": (2, 1), "export": (3, 2), "import": (2, 3)]
+        let forms = [
+            "list": (1, 0), "switch": (2, 1), "export": (3, 2), "import": (2, 3), "delete": (2, 4), "rename": (3, 5),
+        ]
         guard let (count, form) = forms[words.first ?? "list"] else {
             throw UsageError("unknown profile command '\(words[0])'")
         }
@@ -39,6 +49,8 @@ struct ProfileCommand: Command {
         var request = ControlRequest(command: .profiles)
         switch words.first {
         case "switch": request = ControlRequest(command: .switchProfile, name: words[1])
+        case "delete": request = ControlRequest(command: .deleteProfile, name: words[1])
+        case "rename": request = ControlRequest(command: .renameProfile, name: words[1], newName: words[2])
         case "export": request = ControlRequest(command: .exportProfile, name: words[1])
         case "import":
             let url = URL(fileURLWithPath: words[1])
@@ -69,6 +81,8 @@ struct ProfileCommand: Command {
             print("Exported \(response.name ?? words[1]) to \(words[2]).")
             return 0
         case "import": print("Imported as \(response.name ?? "?").")
+        case "delete": print("Deleted \(response.name ?? words[1]).")
+        case "rename": print("Renamed \(words[1]) to \(response.name ?? words[2]).")
         default: break
         }
         for profile in response.profiles ?? [] {

@@ -10,7 +10,7 @@ let deviceTypes = [
     "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
     "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",
-    "importProfile", "undo",
+    "renameProfile", "importProfile", "undo",
     "fetchRecording", "deleteRecording", "clipboardSet", "storeIcon", "getIcon",
 ]
 let hostTypes = [

@@ -213,6 +213,22 @@ function setUpProfilePicker(client, current) {
   const own = $('#profile-own');
   pick.addEventListener('change', () => client.send(profileMessages.switchProfile(pick.value)));
   own.addEventListener('change', () => client.send(profileMessages.followProfile(!own.checked)));
+  // Rename and delete the profile shown (edits: a device that may not edit does not see them; the host says why
+  // it refuses, e.g. a name another profile has, as any refused request).
+  $('#profile-rename').addEventListener('click', () => {
+    const { names, shown } = current();
+    const { message, problem } = profileMessages.renameRequest(names, shown, prompt(`Rename “${shown}” to`, shown));
+    if (problem) toast(problem);
+    if (message) client.send(message);
+  });
+  $('#profile-delete').addEventListener('click', () => {
+    const { names, shown } = current();
+    const problem = profileMessages.deleteProblem(names, shown);
+    if (problem) return toast(problem);
+    if (confirm(`Delete the profile “${shown}” and its keys? Devices that show it go to the shared profile.`)) {
+      client.send(profileMessages.deleteProfile(shown));
+    }
+  });
   client.addEventListener('state', ({ detail }) => { if (detail.state !== 'ready') showProfiles(profileMessages.NO_PROFILES); });
   showProfiles(current());
 }
@@ -224,6 +240,7 @@ function showProfiles({ names, shown, follows }) {
   pick.replaceChildren(...names.map((name) => new Option(name, name)));
   pick.value = shown;
   $('#profile-own').checked = !follows;
+  $('#profile-delete').disabled = names.length < 2;
   box.title = follows ? 'Every device that follows the shared profile shows this one' : 'Only this device shows this profile';
 }
 

@@ -7,8 +7,9 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public enum Command: String, Codable, Sendable {
         case pair, devices, allowScreen, allowEdit, allowClipboard, pasteChord, revoke, rename, status
         case disconnectViewer, record
-        /// `touchdeck profile list|switch|export|import` (`name` is the profile's, `file` an import's text).
-        case profiles, switchProfile, exportProfile, importProfile
+        /// `touchdeck profile list|switch|export|import|delete|rename` (`name` is the profile's, `newName` a rename's
+        /// new name, `file` an import's text).
+        case profiles, switchProfile, exportProfile, importProfile, deleteProfile, renameProfile
     }
 
     public var command: Command
@@ -16,7 +17,7 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var name: String?
     /// For `allowScreen`, `allowEdit`, `allowClipboard` and `pasteChord`: on or off.
     public var on: Bool?
-    /// For `rename`: the name wanted (the host cleans it).
+    /// For `rename` and `renameProfile`: the name wanted (the host cleans it).
     public var newName: String?
     /// For `record`: start, pause, resume, stop or list; and for start the monitor id (nil: the leftmost) and fps.
     public var action: String?

@@ -20,7 +20,8 @@ extension DeckServer {
         case .rename: return rename(request.name, to: request.newName)
         case .disconnectViewer: return disconnectViewer()
         case .record: return await record(request)
-        case .profiles, .switchProfile, .exportProfile, .importProfile: return profileControl(request)
+        case .profiles, .switchProfile, .exportProfile, .importProfile, .deleteProfile, .renameProfile:
+            return profileControl(request)
         }
     }
 

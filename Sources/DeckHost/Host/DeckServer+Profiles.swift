@@ -116,6 +116,9 @@ extension DeckServer {
             case .deleteProfile(let request):
                 guard mayEdit(id, request: message.type) else { return }
                 try deleteProfile(request.name)
+            case .renameProfile(let request):
+                guard mayEdit(id, request: message.type) else { return }
+                try renameProfile(request.name, to: request.newName)
             case .importProfile(let request):
                 guard mayEdit(id, request: message.type) else { return }
                 let name = try importProfile(Data(request.file.utf8))
@@ -151,6 +154,30 @@ extension DeckServer {
             try? devices.update(id: record.id) { $0.profile = nil }
         }
         profilesChanged(showing: before)
+    }
+
+    /// Renames a profile; the devices that keep it as their own keep it under its new name, its undo steps go along,
+    /// and profile keys that show it are renamed with it (`ProfileSet.rename`). Returns the name as stored.
+    @discardableResult
+    func renameProfile(_ name: String, to newName: String) throws -> String {
+        guard let stored = config.profiles.stored(name) else { throw ProfileError.noSuchProfile(name) }
+        let before = shownNow
+        let old = config
+        var changed = config
+        let renamed = try changed.profiles.rename(stored, to: newName)
+        try saveConfig(changed)
+        undoHistory.rename(profile: stored, to: renamed)
+        for record in devices.records where record.profile?.lowercased() == stored.lowercased() {
+            try? devices.update(id: record.id) { $0.profile = renamed }
+        }
+        log.notice("profile renamed", ["profile": renamed, "profile.old": stored])
+        // The other decks whose profile keys showed it: their devices get the keys' new name, then the new list.
+        for profile in changed.profiles.profiles
+        where profile.name != renamed && profile.layout != old.profiles.layout(of: profile.name) {
+            broadcastLayout(of: profile.name)
+        }
+        profilesChanged(showing: before)
+        return renamed
     }
 
     /// Reads a profile file and adds its profile under the name clash rule; all or nothing: a refused file, a bad
@@ -217,7 +244,7 @@ enum IconStoreError: Error, WireReportable, CustomStringConvertible {
 }
 
 extension DeckServer {
-    /// `touchdeck profile list|switch NAME|export NAME FILE|import FILE`.
+    /// `touchdeck profile list|switch NAME|export NAME FILE|import FILE|delete NAME|rename OLD NEW`.
     func profileControl(_ request: ControlRequest) -> ControlResponse {
         do {
             var response = ControlResponse()
@@ -227,6 +254,10 @@ extension DeckServer {
                 response.file = String(decoding: try exportProfile(request.name ?? "").encoded(), as: UTF8.self)
                 response.name = config.profiles.stored(request.name ?? "")
             case .importProfile: response.name = try importProfile(Data((request.file ?? "").utf8))
+            case .deleteProfile:
+                response.name = config.profiles.stored(request.name ?? "")
+                try deleteProfile(request.name ?? "")
+            case .renameProfile: response.name = try renameProfile(request.name ?? "", to: request.newName ?? "")
             default: break
             }
             response.profiles = profileSummaries

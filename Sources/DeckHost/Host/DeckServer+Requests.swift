@@ -9,7 +9,7 @@ extension DeckServer {
     func handleRequest(_ message: DeviceMessage, from id: ConnectionID) {
         if let edit = message.layoutEdit { return applyEdit(edit, request: message.type, from: id) }
         switch message {
-        case .switchProfile, .followProfile, .addProfile, .deleteProfile, .importProfile:
+        case .switchProfile, .followProfile, .addProfile, .deleteProfile, .renameProfile, .importProfile:
             handleProfile(message, from: id)
         case .undo: undo(from: id)
         case .storeIcon, .getIcon: handleIcon(message, from: id)

@@ -136,6 +136,23 @@ public struct ProfileSet: Hashable, Sendable {
         if removed.name == current { current = profiles[0].name }
     }
 
+    /// Renames the profile called `name` to `newName` (cleaned), keeping its place; refused when another profile has
+    /// that name (ignoring case: the same profile may change its case). The shared current profile stays current,
+    /// and every profile key that shows it, in any profile, shows it under its new name. Returns the new name.
+    @discardableResult
+    public mutating func rename(_ name: String, to newName: String) throws -> String {
+        guard let found = index(of: name) else { throw ProfileError.noSuchProfile(name) }
+        guard let cleaned = Self.cleanName(newName) else { throw ProfileError.badName }
+        if let other = index(of: cleaned), other != found { throw ProfileError.nameTaken(profiles[other].name) }
+        let old = profiles[found].name
+        profiles[found].name = cleaned
+        if current == old { current = cleaned }
+        for index in profiles.indices {
+            profiles[index].layout = profiles[index].layout.renamingProfileKeys(from: old, to: cleaned)
+        }
+        return cleaned
+    }
+
     /// A name as stored: hidden characters removed and trimmed (`DisplayName.strip`), 1…`maxName` characters; nil
     /// when nothing is left or it is too long.
     public static func cleanName(_ name: String) -> String? {
@@ -179,6 +196,34 @@ extension DeckLayout {
             }
             try Self.check(Self.normalized(button, slots: slots), slots: slots)
         }
+    }
+
+    /// The layout with every profile key that shows `old` (ignoring case) showing `new`, in folders, multi-actions
+    /// and toggles too.
+    public func renamingProfileKeys(from old: String, to new: String) -> DeckLayout {
+        let wanted = old.lowercased()
+        func renamed(_ button: Button) -> Button {
+            var button = button
+            switch button.kind {
+            case .profile(let name) where name.lowercased() == wanted: button.kind = .profile(new)
+            case .folder(let pages): button.kind = .folder(pages: pages.map { $0.map { $0.map(renamed) } })
+            case .multi(let steps):
+                button.kind = .multi(
+                    steps.map {
+                        guard case .key(let held) = $0 else { return $0 }
+                        return .key(renamed(held))
+                    })
+            case .toggle(var toggle):
+                toggle.on = renamed(toggle.on)
+                toggle.off = renamed(toggle.off)
+                button.kind = .toggle(toggle)
+            default: break
+            }
+            return button
+        }
+        let pages = pages.map { $0.map { $0.map(renamed) } }
+        guard pages != self.pages, let layout = try? DeckLayout(pages: pages, grid: grid) else { return self }
+        return layout
     }
 
     /// The stored icons the layout's keys show, folders' and held keys' included.

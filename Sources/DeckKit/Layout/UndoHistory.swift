@@ -25,6 +25,12 @@ public struct UndoHistory: Hashable, Sendable {
     /// How many edits of `profile` can be undone.
     public func steps(profile: String) -> Int { before[profile.lowercased()]?.count ?? 0 }
 
-    /// A profile deleted or renamed: its history goes with it.
+    /// A profile deleted: its history goes with it.
     public mutating func forget(profile: String) { before[profile.lowercased()] = nil }
+
+    /// A profile renamed: its history goes on under the new name.
+    public mutating func rename(profile: String, to newName: String) {
+        let steps = before.removeValue(forKey: profile.lowercased())
+        before[newName.lowercased()] = steps
+    }
 }

@@ -34,6 +34,7 @@ public enum DeviceMessage: WireMessage {
     case followProfile(FollowProfile)
     case addProfile(AddProfile)
     case deleteProfile(DeleteProfile)
+    case renameProfile(RenameProfile)
     case importProfile(ImportProfile)
     case undo(Undo)
     case clipboardSet(ClipboardSet)
@@ -77,6 +78,7 @@ public enum DeviceMessage: WireMessage {
         case .followProfile(let m): m
         case .addProfile(let m): m
         case .deleteProfile(let m): m
+        case .renameProfile(let m): m
         case .importProfile(let m): m
         case .undo(let m): m
         case .clipboardSet(let m): m
@@ -121,6 +123,7 @@ public enum DeviceMessage: WireMessage {
         FollowProfile.type: { .followProfile(try FollowProfile(from: $0)) },
         AddProfile.type: { .addProfile(try AddProfile(from: $0)) },
         DeleteProfile.type: { .deleteProfile(try DeleteProfile(from: $0)) },
+        RenameProfile.type: { .renameProfile(try RenameProfile(from: $0)) },
         ImportProfile.type: { .importProfile(try ImportProfile(from: $0)) },
         Undo.type: { .undo(try Undo(from: $0)) },
         ClipboardSet.type: { .clipboardSet(try ClipboardSet(from: $0)) },

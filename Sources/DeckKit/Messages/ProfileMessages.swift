@@ -34,6 +34,19 @@ extension DeviceMessage {
         public init(name: String) { self.name = name }
     }
 
+    /// Renames a profile (an edit); the devices that keep it as their own keep it under its new name, and profile
+    /// keys that show it show it under its new name.
+    public struct RenameProfile: MessageBody {
+        public static let type = "renameProfile"
+        public var name: String
+        public var newName: String
+
+        public init(name: String, newName: String) {
+            self.name = name
+            self.newName = newName
+        }
+    }
+
     /// Imports a profile file (`ProfileFile`), its whole text in `file` (an edit).
     public struct ImportProfile: MessageBody {
         public static let type = "importProfile"

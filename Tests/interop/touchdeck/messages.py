@@ -116,6 +116,7 @@ CATALOGUE = {
     "followProfile": {"follow": ("bool", True)},
     "addProfile": {"name": ("str", True)},
     "deleteProfile": {"name": ("str", True)},
+    "renameProfile": {"name": ("str", True), "newName": ("str", True)},
     "importProfile": {"file": ("str", True)},
     "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True)},
     "profileImported": {"name": ("str", True)},
