@@ -35,7 +35,7 @@ public final class DesktopNotifications: @unchecked Sendable {
         // The loop holds the value for the life of the process (the daemon makes one).
         let listener = Unmanaged.passRetained(self).toOpaque()
         BusLoop.shared.run { [bus] in
-            bus.subscribe(
+            _ = bus.subscribe(
                 sender: Self.name, path: Self.path, interface: Self.name,
                 callback: { _, _, _, _, signal, parameters, userData in
                     guard let signal, let parameters, let userData else { return }

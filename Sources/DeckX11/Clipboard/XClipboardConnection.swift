@@ -142,7 +142,7 @@ final class XClipboardConnection: XDisplayUser {
     func write(items: [UInt], type: Atom, to property: Atom, of window: Window) {
         items.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: items.count * 8) {
-                XChangeProperty(display, window, property, type, 32, PropModeReplace, $0, Int32(items.count))
+                _ = XChangeProperty(display, window, property, type, 32, PropModeReplace, $0, Int32(items.count))
             }
         }
     }
