@@ -19,7 +19,7 @@ const EDGE_TURN_MS = 550;
 
 /** Renders the layout and turns touches into `press(page, index, path)` and `edit(page, index, path)` calls. */
 export class DeckView {
-  constructor(root, dots, { onPress, onEdit, onMove = () => {}, iconFor, notify = () => {} }) {
+  constructor(root, dots, { onPress, onEdit, onMove = () => {}, iconFor, imageFor, notify = () => {} }) {
     this.root = root;
     this.dots = dots;
     this.onPress = onPress;
@@ -27,6 +27,7 @@ export class DeckView {
     this.onMove = onMove;
     this.drag = null;
     this.iconFor = iconFor;
+    this.imageFor = imageFor;
     this.notify = notify;
     // The whole deck, and the folder shown: the folder keys from the deck down (PROTOCOL §6 "Folders and
     // pages"), each with the page its parent showed, to go back to. Each device opens folders on its own.
@@ -86,13 +87,13 @@ export class DeckView {
   }
 
   /**
-   * Puts app pictures on keys once the catalog arrives (app keys, and keys whose icon is an app's), in place: a
-   * finger on a key keeps its press.
+   * Puts app pictures on keys once the catalog arrives (app keys, and keys whose icon is an app's), and stored
+   * icons' pictures once they arrive, in place: a finger on a key keeps its press.
    */
   updateIcons() {
     for (const key of this.strip.querySelectorAll('.key[data-page]')) {
       const button = this.pages[key.dataset.page]?.[key.dataset.index];
-      const icon = button && keyIcon(button, this.iconFor);
+      const icon = button && keyIcon(button, this.iconFor, this.imageFor);
       if (!icon?.src || key.querySelector('.icon')) continue;
       key.querySelector('.label').before(iconElement(icon));
       key.querySelector('.sub')?.remove();
@@ -253,7 +254,7 @@ export class DeckView {
 
   #faceContent(button) {
     const parts = [span('kind-dot')];
-    const icon = keyIcon(button, this.iconFor);
+    const icon = keyIcon(button, this.iconFor, this.imageFor);
     if (icon) parts.push(iconElement(icon));
     if (button.kind === 'media') parts.push(text('span', 'media-mark', ''));
     const label = shownLabel(button);
@@ -450,12 +451,21 @@ function folderMark() {
   return mark;
 }
 
-/** An app's picture, or an emoji drawn by the device's font (it is the user's own choice of symbol). */
+/**
+ * An app's or a stored icon's picture, or an emoji drawn by the device's font (it is the user's own choice of
+ * symbol). A picture that does not draw gives its place back to the label.
+ */
 function iconElement(icon) {
   if (icon.emoji) return text('span', 'icon emoji', icon.emoji);
   const img = document.createElement('img');
-  img.className = 'icon';
+  img.className = icon.image ? 'icon image' : 'icon';
   img.alt = '';
+  if (icon.image) img.dataset.image = icon.image;
+  img.addEventListener('error', () => {
+    const label = img.parentElement?.querySelector('.label');
+    if (label) label.hidden = false;
+    img.remove();
+  }, { once: true });
   img.src = icon.src;
   return img;
 }

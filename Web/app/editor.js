@@ -15,7 +15,9 @@ const KINDS = [
 
 
 export class EditSheet {
-  constructor(dialog, { onSave, onDelete, onCopied, pickApp, appName, iconFor, recordFields, profiles = null }) {
+  constructor(dialog, {
+    onSave, onDelete, onCopied, pickApp, appName, iconFor, recordFields, profiles = null, storeImage, imageFor,
+  }) {
     this.dialog = dialog;
     this.form = dialog.querySelector('form');
     this.label = dialog.querySelector('#edit-label');
@@ -33,7 +35,7 @@ export class EditSheet {
     this.callbacks = { onSave, onDelete, onCopied, pickApp, appName, iconFor, recordFields };
     this.hotkey = hotkeyFields(dialog, { onChange: () => this.#showDefaultLabel() });
     this.compound = new CompoundFields(dialog, { onChange: () => this.#showDefaultLabel() });
-    this.looks = lookFields(dialog, { pickApp, appName, iconFor });
+    this.looks = lookFields(dialog, { pickApp, appName, iconFor, storeImage, imageFor });
     this.pageGo = dialog.querySelector('#edit-page-go');
     this.pageNumber = dialog.querySelector('#edit-page-number');
     this.profileFields = profileFields(dialog, profiles);

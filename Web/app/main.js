@@ -23,6 +23,7 @@ import { iconApp } from '../core/looks.js';
 import { allButtons, pagesAt } from '../core/folders.js';
 import { layoutGrid } from '../core/grids.js';
 import * as profileMessages from '../core/profiles.js';
+import { imageName, storeIcon, StoredIcons } from '../core/stored-icons.js';
 
 const $ = (selector) => document.querySelector(selector);
 const app = $('#app');
@@ -51,6 +52,10 @@ function start() {
     url: `${scheme}://${location.host}/ws`, storage: localStorage, handshake, WebSocket, name: deviceName(),
   });
   const iconFor = (id) => apps.find((a) => a.id === id)?.icon ?? null;
+  // Stored icons (PROTOCOL §6 "Stored icons"): each picture asked for once by name and kept while the page lives.
+  const storedIcons = new StoredIcons((message) => client.send(message));
+  const imageFor = (name) => storedIcons.src(name);
+  const iconUpload = setUpIconUpload(client, storedIcons);
   // Recording (DESIGN.md#recording): record keys, the Recordings view, the fields of the edit sheet.
   const recordings = setUpRecordings(client, { pages: $('#pages'), view: $('#recordings-view'), toast });
   const picker = new AppPicker($('#app-picker'), { requestApps: () => client.send({ type: 'listApps' }),
@@ -61,6 +66,8 @@ function start() {
     pickApp: () => picker.pick(),
     appName: (id) => apps.find((a) => a.id === id)?.name ?? null,
     iconFor,
+    storeImage: iconUpload,
+    imageFor,
     recordFields: recordings.keyFields($('#edit-sheet')),
     profiles: {
       names: () => profiles.names,
@@ -90,6 +97,7 @@ function start() {
       else editLock.explain();
     },
     iconFor,
+    imageFor,
     notify: (text) => toast(text),
   });
   // A device that may not edit is told how to allow it instead (README "What each device may do").
@@ -160,6 +168,12 @@ function start() {
     if (!appsAsked && allButtons(layout).some((button) => iconApp(button))) {
       appsAsked = client.send({ type: 'listApps' });
     }
+    storedIcons.want(allButtons(layout).map(imageName).filter(Boolean));
+  });
+  client.addEventListener('icon', ({ detail }) => {
+    storedIcons.received(detail);
+    deck.updateIcons();
+    editor.looks.showImage();
   });
   client.addEventListener('pressResult', ({ detail }) => {
     deck.showResult(detail);
@@ -322,6 +336,41 @@ function setUpTabs(onChange) {
   };
   for (const tab of tabs) tab.addEventListener('click', () => select(tab.dataset.tab));
   return { select, get current() { return current; } };
+}
+
+/**
+ * Sends a picture chosen in the edit sheet as `storeIcon`; resolves to `{ name }` once the host stored it (and asks
+ * for the stored picture, so the sheet and the key show what the host made of it), or `{ problem }`. One at a time:
+ * a second choice replaces the first's wait.
+ */
+function setUpIconUpload(client, storedIcons) {
+  let waiting = null;
+  const answer = (value) => {
+    waiting?.(value);
+    waiting = null;
+  };
+  client.addEventListener('iconStored', ({ detail }) => {
+    storedIcons.want([detail.name]);
+    answer({ name: detail.name });
+  });
+  client.addEventListener('hostError', (event) => {
+    if (event.detail.request !== 'storeIcon' || !waiting) return;
+    answer({ problem: describeError(event.detail) });
+    event.preventDefault();
+  });
+  client.addEventListener('state', ({ detail }) => {
+    if (detail.state === 'ready') return;
+    storedIcons.reset();
+    answer({ problem: 'the connection to the computer dropped; choose the image again' });
+  });
+  return async (file) => {
+    answer({ problem: '' });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return new Promise((resolve) => {
+      waiting = resolve;
+      if (!client.send(storeIcon(bytes))) answer({ problem: 'not connected to the computer' });
+    });
+  };
 }
 
 /** The small notice for a key of a kind this device's app cannot edit. */

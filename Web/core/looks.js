@@ -1,8 +1,9 @@
-// Key looks (PROTOCOL §6 "Looks"): a colour from the palette, an icon (one emoji, or an app's icon from the
-// `apps` catalogue), the label hidden. The host checks them (DeckKit's KeyLook); the editor checks first with the
-// same rules so a mistake is said before the save, and the deck draws them. DOM-free, so `node --test` checks it
-// against Tests/Fixtures/rules/looks.json.
+// Key looks (PROTOCOL §6 "Looks"): a colour from the palette, an icon (one emoji, an app's icon from the `apps`
+// catalogue, or a picture stored on the host by name), the label hidden. The host checks them (DeckKit's KeyLook);
+// the editor checks first with the same rules so a mistake is said before the save, and the deck draws them.
+// DOM-free, so `node --test` checks it against Tests/Fixtures/rules/looks.json.
 import { characterCount } from './key-kinds.js';
+import { IMAGE_NAME } from './stored-icons.js';
 
 /** The palette's colour names, in the editor's order (KeyLook.palette). Absent: the kind's own colour. */
 export const PALETTE = ['red', 'orange', 'yellow', 'lime', 'green', 'teal', 'cyan', 'blue', 'indigo', 'purple', 'pink', 'grey'];
@@ -42,6 +43,7 @@ export function lookError(button) {
   if (color != null && !PALETTE.includes(color)) return 'badColor';
   if (icon == null) return null;
   if (typeof icon.emoji === 'string') return emojiProblem(icon.emoji) ? 'badIcon' : null;
+  if (icon.emoji == null && typeof icon.image === 'string' && icon.app == null) return IMAGE_NAME.test(icon.image) ? null : 'badIcon';
   if (icon.emoji != null || typeof icon.app !== 'string') return 'malformed';
   if (icon.app === '') return 'badIcon';
   return utf8Length(icon.app) > MAX_APP_ID ? 'fieldTooLong' : null;
@@ -49,11 +51,16 @@ export function lookError(button) {
 
 /**
  * What a key shows above its label: `{ emoji }`, `{ src }` (an app's picture from the catalogue, through
- * `iconFor(appId)`), or null. An app key without an icon of its own shows its app's picture, as it always did.
+ * `iconFor(appId)`, or a stored icon's picture through `imageFor(name)`, once it is here), or null. An app key
+ * without an icon of its own shows its app's picture, as it always did.
  */
-export function keyIcon(button, iconFor) {
+export function keyIcon(button, iconFor, imageFor) {
   const icon = button?.icon;
   if (isPlainObject(icon) && typeof icon.emoji === 'string' && icon.emoji) return { emoji: icon.emoji };
+  if (isPlainObject(icon) && typeof icon.image === 'string') {
+    const src = imageFor?.(icon.image);
+    return src ? { src, image: icon.image } : null;
+  }
   const appId = isPlainObject(icon) && typeof icon.app === 'string' ? icon.app : button?.kind === 'app' ? button.appId : null;
   const src = appId ? iconFor?.(appId) : null;
   return src ? { src } : null;
