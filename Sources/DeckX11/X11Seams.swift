@@ -48,8 +48,10 @@ public struct X11Keys: Sendable {
     public init(display: String? = nil) {
         let keyboard = XKeyboard(displayName: display)
         keys = KeyInjector { key in await keyboard.type(key) }
-        typing = TypingSink(
+        var typing = TypingSink(
             typeText: { text in await keyboard.type(text: text) }, pressKey: { key in await keyboard.press(key) })
+        typing.holdKey = { key, down in await keyboard.hold(key, down: down) }
+        self.typing = typing
     }
 }
 

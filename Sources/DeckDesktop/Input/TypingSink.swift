@@ -14,6 +14,15 @@ public struct TypingSink: Sendable {
     public var typeText: @Sendable (String) async -> ActionResult
     /// Presses and releases one key with its modifiers (released even when the key failed).
     public var pressKey: @Sendable (SpecialKey) async -> ActionResult
+    /// Holds a chord (`down`: its modifiers, then its key, go down and stay down) or lets it go (`down` false: what
+    /// the same chord's hold pressed comes up, in reverse; nothing held is `.ok`). A hotkey key with "hold while
+    /// pressed" (PROTOCOL §6). A back-end that cannot hold keys answers `cannotHold`.
+    public var holdKey: @Sendable (SpecialKey, _ down: Bool) async -> ActionResult = { _, _ in
+        .failed(TypingSink.cannotHold)
+    }
+
+    /// Why a desktop whose back-end has no way to hold a key refuses a hold.
+    public static let cannotHold = "this desktop cannot hold keys"
 
     /// Creates a sink from its two operations.
     public init(
@@ -28,13 +37,15 @@ public struct TypingSink: Sendable {
     public enum Event: Equatable, Sendable {
         case text(String)
         case key(SpecialKey)
+        /// `holdKey`: the chord went down (true) or came up (false).
+        case hold(SpecialKey, down: Bool)
     }
 
     /// Reports every call to `record` and answers `result`.
     public static func fake(
         result: ActionResult = .ok, record: @escaping @Sendable (Event) -> Void = { _ in }
     ) -> TypingSink {
-        TypingSink(
+        var sink = TypingSink(
             typeText: {
                 record(.text($0))
                 return result
@@ -43,11 +54,18 @@ public struct TypingSink: Sendable {
                 record(.key($0))
                 return result
             })
+        sink.holdKey = { chord, down in
+            record(.hold(chord, down: down))
+            return result
+        }
+        return sink
     }
 
     /// Answers every call with `.failed(reason)`: a desktop the host cannot type into (yet).
     public static func unavailable(_ reason: String) -> TypingSink {
-        TypingSink(typeText: { _ in .failed(reason) }, pressKey: { _ in .failed(reason) })
+        var sink = TypingSink(typeText: { _ in .failed(reason) }, pressKey: { _ in .failed(reason) })
+        sink.holdKey = { _, _ in .failed(reason) }
+        return sink
     }
 
     /// Traps if called: for tests that must never type.

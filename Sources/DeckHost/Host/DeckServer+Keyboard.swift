@@ -47,7 +47,7 @@ extension DeckServer {
     func typingKeyResult(_ kind: Button.Kind) async -> ActionResult {
         let typing = desktop.typing
         switch kind {
-        case .hotkey(let chord): return await keyboardTurn { await typing.pressKey(chord) }
+        case .hotkey(let chord, _): return await keyboardTurn { await typing.pressKey(chord) }
         case .text(let text, let enter): return await typeInTurns(TextInput.clean(text), enter: enter, with: typing)
         default: return .failed("\(kind.name) keys are not typed")
         }

@@ -14,6 +14,8 @@ extension DeckServer {
         case .undo: undo(from: id)
         case .storeIcon, .getIcon: handleIcon(message, from: id)
         case .press(let press): pressed(press, from: id)
+        case .pressDown(let down): pressedDown(down, from: id)
+        case .pressUp(let up): pressedUp(up, from: id)
         case .listApps: listApps(for: id)
         case .setVolume(let request): changeVolume(for: id, request: message.type) { await $0.setLevel(request.level) }
         case .toggleMute: changeVolume(for: id, request: message.type) { await $0.toggleMute() }
@@ -103,7 +105,7 @@ extension DeckServer {
         return devices.record(id: deviceId)?.editAllowed == true
     }
 
-    private func pressed(_ press: DeviceMessage.Press, from id: ConnectionID) {
+    func pressed(_ press: DeviceMessage.Press, from id: ConnectionID) {
         let layout = config.profiles.layout(of: shownProfile(for: id)) ?? .empty
         guard let button = layout.button(page: press.page, index: press.index, in: press.path ?? []) else {
             let reason = Self.whyNoButton(press, in: layout)

@@ -60,6 +60,7 @@ extension DeckServer {
     /// is finalized, and the speakers are restored before the process goes.
     public func shutdown() async {
         stopViewing(.ended)
+        await letGoEverything()
         await stopRecording(.ended)
         let sound = desktop.sound
         await Task.detached { sound.settle() }.value

@@ -36,6 +36,12 @@ public actor DeckServer {
     var volumeLane = SerialLane()
     /// The desktop's keyboard: each connection's keys in order, every device's in short turns (DeckServer+Keyboard).
     var keyboard = KeyboardTurns()
+    /// Hotkeys held while a finger is on them, by connection (DeckServer+Holding), and how long one stays down at
+    /// most: `KeyHold.maxSeconds`, or `TOUCHDECK_HOLD_SECONDS` (the tests' shorter limit).
+    var heldKeys = HeldKeys()
+    var holdLimit: Duration = .seconds(
+        ProcessInfo.processInfo.environment["TOUCHDECK_HOLD_SECONDS"].flatMap(Double.init)
+            ?? Double(KeyHold.maxSeconds))
     /// Who views the screen now, and their stream (one viewer at a time; DeckServer+Viewing).
     var viewing = Viewing()
     /// Pointer actions reach the desktop in the order they were decided.
@@ -156,6 +162,7 @@ public actor DeckServer {
         case .closed(let id):
             connectionClosed(id)
             recordingHost.fetching.remove(id)
+            letGoAll(of: id)
             keyboard.lanes[id] = nil
             connections[id] = nil
         }

@@ -15,7 +15,8 @@ public struct Button: Codable, Hashable, Sendable {
         /// (DESIGN.md#recording); the key shows the recording's state on every device.
         case record(displayId: Int?, fps: Int)
         /// Press a key with modifiers held around it (Ctrl+Shift+T, a media key), by keysym whatever the layout.
-        case hotkey(KeyChord)
+        /// With `hold` the chord stays down while the finger is on the key (push-to-talk; `pressDown`/`pressUp`).
+        case hotkey(KeyChord, hold: Bool = false)
         /// Type a snippet through the typing path, then Return when `enter`.
         case text(String, enter: Bool)
         /// Open an `http`/`https`/`mailto` URL, or a file or folder (an absolute path or `~/…`), with the
@@ -80,7 +81,7 @@ public struct Button: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case label, kind, appId, command, directory, displayId, fps, key, modifiers, text, enter, target, action
-        case pages, go, page, profile
+        case pages, go, page, profile, hold
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,7 +102,7 @@ public struct Button: Codable, Hashable, Sendable {
             guard let chord = KeyChord(name: name, modifiers: modifiers) else {
                 throw DecodingError.dataCorruptedError(forKey: .key, in: fields, debugDescription: "not a key")
             }
-            kind = .hotkey(chord)
+            kind = .hotkey(chord, hold: try fields.decodeIfPresent(Bool.self, forKey: .hold) ?? false)
         case "text":
             kind = .text(
                 try fields.decode(String.self, forKey: .text),
@@ -131,9 +132,10 @@ public struct Button: Codable, Hashable, Sendable {
         case .record(let displayId, let fps):
             try fields.encodeIfPresent(displayId, forKey: .displayId)
             try fields.encode(fps, forKey: .fps)
-        case .hotkey(let chord):
+        case .hotkey(let chord, let hold):
             try fields.encode(chord.name, forKey: .key)
             if !chord.modifiers.isEmpty { try fields.encode(chord.modifiers, forKey: .modifiers) }
+            if hold { try fields.encode(true, forKey: .hold) }
         case .text(let text, let enter):
             try fields.encode(text, forKey: .text)
             try fields.encode(enter, forKey: .enter)

@@ -11,6 +11,8 @@ public enum DeviceMessage: WireMessage {
     case setGrid(SetGrid)
     case moveButton(MoveButton)
     case press(Press)
+    case pressDown(PressDown)
+    case pressUp(PressUp)
     case listApps(ListApps)
     case setVolume(SetVolume)
     case toggleMute(ToggleMute)
@@ -55,6 +57,8 @@ public enum DeviceMessage: WireMessage {
         case .setGrid(let m): m
         case .moveButton(let m): m
         case .press(let m): m
+        case .pressDown(let m): m
+        case .pressUp(let m): m
         case .listApps(let m): m
         case .setVolume(let m): m
         case .toggleMute(let m): m
@@ -100,6 +104,8 @@ public enum DeviceMessage: WireMessage {
         SetGrid.type: { .setGrid(try SetGrid(from: $0)) },
         MoveButton.type: { .moveButton(try MoveButton(from: $0)) },
         Press.type: { .press(try Press(from: $0)) },
+        PressDown.type: { .pressDown(try PressDown(from: $0)) },
+        PressUp.type: { .pressUp(try PressUp(from: $0)) },
         ListApps.type: { .listApps(try ListApps(from: $0)) },
         SetVolume.type: { .setVolume(try SetVolume(from: $0)) },
         ToggleMute.type: { .toggleMute(try ToggleMute(from: $0)) },

@@ -46,11 +46,14 @@ enum WaylandStrokes {
         }
     }
 
-    /// Text and the keyboard row's keys, typed by a back-end's `type`.
+    /// Text and the keyboard row's keys, typed by a back-end's `type`. A Wayland back-end taps whole strokes: it
+    /// cannot hold a chord down (hold-while-pressed hotkeys are refused with the reason, naming Wayland).
     static func typing(_ type: @escaping @Sendable ([WaylandStroke]) async -> ActionResult) -> TypingSink {
-        TypingSink(
+        var sink = TypingSink(
             typeText: { typed in await type(text(typed)) },
             pressKey: { key in await type([special(key)]) })
+        sink.holdKey = { _, _ in .failed(TypingSink.cannotHold + " (on Wayland the host can only tap a chord)") }
+        return sink
     }
 
     /// Keypad keys as their keysyms (`WaylandInput.keysym(for:)`), typed by a back-end's `type`.

@@ -102,6 +102,12 @@ final class XDisplayConnection: XDisplayUser {
         return found
     }
 
+    /// Sends key presses (`down`) or releases of `keycodes`, in order, then one round trip.
+    func send(_ keycodes: [UInt8], down: Bool) {
+        for keycode in keycodes { XTestFakeKeyEvent(display, UInt32(keycode), down ? 1 : 0, UInt(CurrentTime)) }
+        XSync(display, 0)
+    }
+
     /// Presses and releases each tap's key, holding its modifiers, then waits for the server to have them all
     /// (one round trip): when this returns, the focused window has been sent every key, in order.
     func tap(_ taps: [KeyTap]) {

@@ -23,6 +23,8 @@ final class XKeyboard: @unchecked Sendable {
     /// with a rebound keysym, or miss the change while it fetches the previous one.
     private let settle: TimeInterval
     private var lastTap = Date.distantPast
+    /// The keycodes each held chord pressed, in the order they went down (`hold`).
+    private var held: [SpecialKey: [UInt8]] = [:]
 
     init(displayName: String?, settle: TimeInterval = 0.05) {
         self.displayName = displayName
@@ -55,6 +57,43 @@ final class XKeyboard: @unchecked Sendable {
                 return .failed("this keyboard has no \(Self.name(of: missing)) key")
             }
             return self.typeNow([stroke], on: connection)
+        }
+    }
+
+    /// Holds a chord down (its modifiers, then its key, pressed and not released) or releases what holding it
+    /// pressed, in reverse. The key's keycode is planned as a tap's (a spare one bound when the layout lacks it).
+    /// A chord held already is not pressed again; releasing one not held does nothing.
+    func hold(_ chord: SpecialKey, down: Bool) async -> ActionResult {
+        await onQueue { connection in
+            guard down else {
+                if let keycodes = self.held.removeValue(forKey: chord) {
+                    connection.send(keycodes.reversed(), down: false)
+                }
+                return .ok
+            }
+            guard self.held[chord] == nil else { return .ok }
+            let stroke = Self.stroke(for: chord)
+            let present = connection.modifierKeycodes
+            if let missing = KeyStroke.Modifiers.all.first(where: {
+                stroke.modifiers.contains($0) && present[$0] == nil
+            }) {
+                return .failed("this keyboard has no \(Self.name(of: missing)) key")
+            }
+            let group = connection.currentGroup()
+            self.forgetLostBindings(on: connection, group: group)
+            guard
+                let steps = self.bindings.plan(
+                    [stroke], layout: { connection.layoutKey(for: $0, group: group) },
+                    spares: connection.spareKeycodes()),
+                let tap = steps.last?.taps.last
+            else { return .failed("no free keycode for the key") }
+            for step in steps { self.run(KeyBindings.Step(bind: step.bind), on: connection) }
+            let keycodes =
+                KeyStroke.Modifiers.all.filter { tap.modifiers.contains($0) }.compactMap { present[$0] } + [tap.keycode]
+            connection.send(keycodes, down: true)
+            self.held[chord] = keycodes
+            self.lastTap = Date()
+            return .ok
         }
     }
 

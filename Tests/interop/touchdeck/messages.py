@@ -117,6 +117,9 @@ CATALOGUE = {
     "addProfile": {"name": ("str", True)},
     "deleteProfile": {"name": ("str", True)},
     "renameProfile": {"name": ("str", True), "newName": ("str", True)},
+    # Holding a key (PROTOCOL §6 "Hold while pressed"): the finger down and up on a hotkey key with `hold`.
+    "pressDown": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
+    "pressUp": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
     "importProfile": {"file": ("str", True)},
     "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True)},
     "profileImported": {"name": ("str", True)},
