@@ -64,12 +64,19 @@ struct ServeCommand: Command {
 extension ServeCommand {
     /// glibc gives every thread that allocates an arena of its own, up to 8 per core, and keeps freed memory in
     /// each: every viewing starts threads (capture, encoder, sound), so a host that viewers start and stop all
-    /// day grew by 10-18 KB a cycle (2,000 start/stop cycles: 111 → 145 MB after the first 250), with nothing
-    /// leaked. Two arenas keep it nearly flat (107 → 115 MB over the same cycles); the hot paths allocate little
-    /// per frame, so the shared arenas cost nothing measurable. `MALLOC_ARENA_MAX` in the environment still wins.
+    /// day grew by 10-18 KB a cycle (2,000 start/stop cycles: 111 → 145 MB after the first 250). Two arenas
+    /// helped, but not enough: glibc also raises its mmap threshold each time a mapped block is freed (up to
+    /// 32 MiB), after which a viewing's frame-sized buffers come from the arenas and leave them fragmented —
+    /// 97 → 167 MB over 1,500 cycles with two arenas, while what was in use grew by 3 KB a cycle. A fixed
+    /// threshold of 256 KiB keeps those buffers mapped and returned when freed: 77 → 77 MB over the same cycles
+    /// (docs/ARCHITECTURE.md, "Memory"). The hot paths reuse their frame buffers, so the maps are not made per
+    /// frame. `MALLOC_ARENA_MAX` and `MALLOC_MMAP_THRESHOLD_` in the environment still win, and
+    /// `TOUCHDECK_MALLOC=glibc` leaves glibc's own settings (`make bench` compares against them).
     static func boundAllocatorArenas() {
-        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
-        _ = deck_bound_malloc_arenas(2)
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["TOUCHDECK_MALLOC"] != "glibc" else { return }
+        if environment["MALLOC_ARENA_MAX"] == nil { _ = deck_bound_malloc_arenas(2) }
+        if environment["MALLOC_MMAP_THRESHOLD_"] == nil { _ = deck_fix_malloc_mmap_threshold(256 * 1024) }
     }
 }
 

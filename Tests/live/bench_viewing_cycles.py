@@ -1,8 +1,8 @@
 """`make bench` (under scripts/with-desktop for its Xvfb): the host's memory over 2,000 viewing start/stop cycles
 (startScreen, the first frame, stopScreen), sampled every 250 cycles, with the host as it runs (two allocator
-arenas, `touchdeck serve`'s own bound) against the same host with glibc's default (MALLOC_ARENA_MAX=16: eight per
-core on this 2-core machine) in the same run. Prints the RSS growth from cycle 250 (after warm-up) to the end and
-the ratio bounded/default."""
+arenas and a fixed mmap threshold, `touchdeck serve`'s own settings) against the same host with glibc's defaults
+(TOUCHDECK_MALLOC=glibc: eight arenas per core, a rising mmap threshold) in the same run. Prints the RSS growth
+from cycle 250 (after warm-up) to the end and the ratio bounded/default."""
 
 import asyncio
 import os
@@ -65,9 +65,9 @@ def growth(env):
 
 def main():
     bounded = growth({})
-    default = growth({"MALLOC_ARENA_MAX": "16"})
+    default = growth({"TOUCHDECK_MALLOC": "glibc"})
     grown = [end - start for start, end in (bounded, default)]
-    print(f"viewing start/stop, RSS from cycle {EVERY} to {CYCLES}: two arenas {bounded[0]:.0f} → {bounded[1]:.0f} MB "
+    print(f"viewing start/stop, RSS from cycle {EVERY} to {CYCLES}: bounded {bounded[0]:.0f} → {bounded[1]:.0f} MB "
           f"(+{grown[0]:.1f}), glibc's default {default[0]:.0f} → {default[1]:.0f} MB (+{grown[1]:.1f}); "
           f"growth bounded/default {grown[0] / grown[1]:.2f}×" if grown[1] > 0 else "default did not grow")
 

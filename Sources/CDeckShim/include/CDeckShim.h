@@ -132,3 +132,6 @@ int deck_evdev_abs_range(int fd, uint32_t code, int32_t *minimum, int32_t *maxim
 // `count`; returns mallopt's 1 on success.
 #include <malloc.h>
 static inline int deck_bound_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+// A fixed threshold above which allocations are mapped and unmapped on their own (mallopt also turns glibc's
+// rising threshold off); 1 on success.
+static inline int deck_fix_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }

@@ -1,3 +1,4 @@
+import DeckActions
 import DeckWayland
 import Foundation
 
@@ -49,12 +50,7 @@ public struct Notifier: Sendable {
     public static let desktop = Notifier(notify: notifySend, ask: askOnTheBus)
 
     @Sendable private static func notifySend(_ title: String, _ body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["notify-send", "--app-name=TouchDeck", title, body]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        HostEnvironment.current.startInBackground("notify-send", ["--app-name=TouchDeck", title, body])
     }
 
     @Sendable private static func askOnTheBus(
