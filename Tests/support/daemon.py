@@ -98,6 +98,8 @@ class Daemon:
     def saved_layout(self, text=None):
         """The shared current profile's deck in config.json (PROTOCOL §6 "Profiles"), or in `text`, a copy of it."""
         config = json.loads(text if text is not None else (self.config_dir / "config.json").read_bytes())
+        if "profiles" not in config:  # the empty config a test's first start writes: the host saved nothing yet
+            return {"pages": []}
         return next(p["layout"] for p in config["profiles"] if p["name"] == config["currentProfile"])
 
     def cli(self, *args, check=True):

@@ -204,7 +204,9 @@ extension DeckServer {
         recordingHost.fetching.insert(id)
         let library = recordingHost.library
         Task {
-            let read = await FileWork.result { try library.chunk(of: request.name, from: request.offset) }
+            let read = await FileWork.result { heartbeat in
+                try library.chunk(of: request.name, from: request.offset, progress: heartbeat.beat)
+            }
             switch read {
             case .success(let chunk): self.sendChunk(chunk, to: id)
             case .failure(let error):

@@ -72,7 +72,9 @@ enum FolderFile {
 
 /// Blocking file work (listing, reading, digesting, probing recordings) on threads of its own, never on the
 /// cooperative pool the actor runs on: a slow disk or a huge file then delays only the device that asked. A
-/// caller waits at most `timeout`; the work itself runs on to its end and its result is dropped.
+/// caller waits until the work has made no progress for `timeout` (work that says so through its `Heartbeat`,
+/// such as the digest of a 16 GB recording, may take minutes; a folder that hangs is given up after `timeout`);
+/// the work itself runs on to its end and its result is dropped.
 enum FileWork {
     private static let queue = DispatchQueue(label: "touchdeck.files", qos: .userInitiated, attributes: .concurrent)
 
@@ -81,16 +83,43 @@ enum FileWork {
         var description: String { "the recordings folder did not answer in time" }
     }
 
+    /// What long work beats while it makes progress: each beat gives it another `timeout`.
+    final class Heartbeat: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last = DispatchTime.now()
+
+        func beat() { lock.withLock { last = .now() } }
+
+        fileprivate var lastBeat: DispatchTime { lock.withLock { last } }
+    }
+
     static func run<T: Sendable>(timeout: Duration = .seconds(20), _ work: @escaping @Sendable () throws -> T)
         async throws -> T
     {
+        try await run(timeout: timeout) { (_: Heartbeat) in try work() }
+    }
+
+    static func run<T: Sendable>(
+        timeout: Duration = .seconds(20), _ work: @escaping @Sendable (Heartbeat) throws -> T
+    ) async throws -> T {
         let once = ResumeOnce<T>()
+        let heartbeat = Heartbeat()
+        let (seconds, attoseconds) = timeout.components
+        let limit = Double(seconds) + Double(attoseconds) / 1e18
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
-            queue.async { once.resume(with: Result { try work() }) }
-            let (seconds, attoseconds) = timeout.components
-            let delay = Double(seconds) + Double(attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { once.resume(with: .failure(TimedOut())) }
+            queue.async { once.resume(with: Result { try work(heartbeat) }) }
+            watch(heartbeat, limit: limit, once: once)
+        }
+    }
+
+    /// Fails the wait once `limit` seconds pass after the last beat (the start counts as one).
+    private static func watch<T>(_ heartbeat: Heartbeat, limit: Double, once: ResumeOnce<T>) {
+        let deadline = heartbeat.lastBeat + limit
+        DispatchQueue.global().asyncAfter(deadline: deadline) {
+            guard !once.isDone else { return }
+            if DispatchTime.now() < heartbeat.lastBeat + limit { return watch(heartbeat, limit: limit, once: once) }
+            once.resume(with: .failure(TimedOut()))
         }
     }
 }
@@ -100,11 +129,16 @@ private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, any Error>?
 
+    private var resumed = false
+
     func set(_ continuation: CheckedContinuation<T, any Error>) { lock.withLock { self.continuation = continuation } }
+
+    var isDone: Bool { lock.withLock { resumed } }
 
     func resume(with result: Result<T, any Error>) {
         let waiting: CheckedContinuation<T, any Error>? = lock.withLock {
             defer { continuation = nil }
+            resumed = true
             return continuation
         }
         waiting?.resume(with: result)
@@ -114,6 +148,11 @@ private final class ResumeOnce<T: Sendable>: @unchecked Sendable {
 extension FileWork {
     /// `run`, its outcome as a value.
     static func result<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await run(work)) } catch { return .failure(error) }
+    }
+
+    /// `run` of work that beats its heartbeat, its outcome as a value.
+    static func result<T: Sendable>(_ work: @escaping @Sendable (Heartbeat) throws -> T) async -> Result<T, any Error> {
         do { return .success(try await run(work)) } catch { return .failure(error) }
     }
 }

@@ -124,23 +124,30 @@ struct RecordingLibrary: Sendable {
     }
 
     /// One chunk of `name` from `offset`, with the whole file's size and SHA-256. Reads the file: off the actor.
-    func chunk(of name: String, from offset: Int) throws -> HostMessage.RecordingChunk {
+    /// `progress` is called at each MiB the first fetch's digest reads.
+    func chunk(
+        of name: String, from offset: Int, progress: @escaping () -> Void = {}
+    ) throws -> HostMessage.RecordingChunk {
         guard let url = file(named: name) else { throw RecordingLibraryError.noSuchRecording(name) }
         guard offset >= 0 else { throw RecordingLibraryError.badOffset(offset) }
         guard let handle = FolderFile.open(url.path) else { throw RecordingLibraryError.noSuchRecording(name) }
         defer { try? handle.close() }
         let stamp = try DigestCache.Stamp(of: handle, name: name)
         let size = stamp.size
-        let digest = try digests.digest(for: stamp) { try Self.sha256(of: handle) }
+        let digest = try digests.digest(for: stamp) { try Self.sha256(of: handle, progress: progress) }
         try handle.seek(toOffset: UInt64(min(offset, size)))
         let bytes = offset < size ? try handle.read(upToCount: Self.chunkBytes) ?? Data() : Data()
         return .init(name: name, offset: offset, size: size, sha256: digest, data: bytes.base64EncodedString())
     }
 
-    /// SHA-256 of the whole file, read in 1 MiB pieces, lowercase hex.
-    static func sha256(of handle: FileHandle) throws -> String {
+    /// SHA-256 of the whole file, read in 1 MiB pieces (`progress` called at each), lowercase hex.
+    static func sha256(of handle: FileHandle, progress: () -> Void = {}) throws -> String {
         try handle.seek(toOffset: 0)
-        guard let digest = try SHA256.hash(reading: { try handle.read(upToCount: 1 << 20) ?? Data() }) else {
+        let read = {
+            progress()
+            return try handle.read(upToCount: 1 << 20) ?? Data()
+        }
+        guard let digest = try SHA256.hash(reading: read) else {
             throw RecordingLibraryError.digest
         }
         return digest.map { String(format: "%02x", $0) }.joined()
