@@ -6,7 +6,8 @@ import Testing
 /// fixture or its reader fails here.
 let deviceTypes = [
     "hello", "pairStart", "pairConfirm", "authStart", "authFinish", "secure",
-    "setButton", "clearButton", "moveButton", "setGrid", "press", "pressDown", "pressUp", "listApps", "setVolume", "toggleMute", "keypad",
+    "setButton", "clearButton", "moveButton", "setGrid", "press", "pressDown", "pressUp", "listApps", "setVolume",
+    "toggleMute", "keypad",
     "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
     "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",

@@ -19,9 +19,10 @@ struct HeldKeys {
     var serial: UInt64 = 0
 }
 
-extension DeviceMessage.PressUp: Equatable {
-    public static func == (a: Self, b: Self) -> Bool {
-        a.page == b.page && a.index == b.index && (a.path ?? []) == (b.path ?? [])
+extension DeviceMessage.PressUp {
+    /// The same key: page, slot and folder path (no path and an empty one are the deck itself).
+    func names(_ other: Self) -> Bool {
+        page == other.page && index == other.index && (path ?? []) == (other.path ?? [])
     }
 }
 
@@ -58,13 +59,13 @@ extension DeckServer {
         heldKeys.byConnection[id]?[at].limit = Task {
             try? await Task.sleep(for: limit)
             guard !Task.isCancelled else { return }
-            await self.letGo(serial, of: id, because: "held longer than \(limit) without the finger lifting")
+            self.letGo(serial, of: id, because: "held longer than \(limit) without the finger lifting")
         }
     }
 
     /// The finger left the key: every chord the connection holds for it comes up.
     func pressedUp(_ up: DeviceMessage.PressUp, from id: ConnectionID) {
-        for hold in heldKeys.byConnection[id] ?? [] where hold.key == up { letGo(hold.serial, of: id) }
+        for hold in heldKeys.byConnection[id] ?? [] where hold.key.names(up) { letGo(hold.serial, of: id) }
     }
 
     /// Releases one hold, after the connection's key jobs sent before (its `pressDown` among them).
