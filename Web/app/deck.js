@@ -1,10 +1,12 @@
-// The deck: pages of keycaps, press and long-press, swipe between pages, result glow (DESIGN.md#client).
+// The deck: pages of keycaps, press and long-press, swipe between pages, result glow (DESIGN.md#client); keys held
+// while pressed (push-to-talk) and edit mode, in which a tap on any key opens its editor.
 import { SLOTS_PER_PAGE } from '../core/layout.js';
 import { PressLooks } from '../core/press-looks.js';
 import { isKnownKind, keySubtitle, shownLabel } from '../core/key-kinds.js';
 import { mediaLook, NO_PLAYER, readMediaState } from '../core/media-state.js';
 import { keyColor, keyIcon, showsLabel } from '../core/looks.js';
 import { pagesAt, pageTurnName, turnPage } from '../core/folders.js';
+import { isHoldKey, KeyHolds, touchMeaning } from '../core/key-hold.js';
 import { ICONS } from './icons.js';
 
 export const LONG_PRESS_MS = 450;
@@ -17,14 +19,26 @@ const SWIPE_PX = 50;
 const EDGE_PX = 36;
 const EDGE_TURN_MS = 550;
 
-/** Renders the layout and turns touches into `press(page, index, path)` and `edit(page, index, path)` calls. */
+/**
+ * Renders the layout and turns touches into `press(page, index, path)` and `edit(page, index, path)` calls; a key
+ * held while pressed gives `onHold(pressDown)` when the finger lands and `onHold(pressUp)` once when it leaves.
+ */
 export class DeckView {
-  constructor(root, dots, { onPress, onEdit, onMove = () => {}, iconFor, imageFor, notify = () => {} }) {
+  constructor(root, dots, {
+    onPress, onEdit, onMove = () => {}, onHold = () => {}, onEditing = () => {}, hostProtocol = () => 3,
+    iconFor, imageFor, notify = () => {},
+  }) {
     this.root = root;
     this.dots = dots;
     this.onPress = onPress;
     this.onEdit = onEdit;
     this.onMove = onMove;
+    this.onHold = onHold;
+    this.onEditing = onEditing;
+    this.hostProtocol = hostProtocol;
+    this.holds = new KeyHolds();
+    // Edit mode (the header's Edit): a tap on any key opens its editor, keys held while pressed included.
+    this.editing = false;
     this.drag = null;
     this.iconFor = iconFor;
     this.imageFor = imageFor;
@@ -42,6 +56,7 @@ export class DeckView {
     this.strip.className = 'page-strip';
     root.append(this.strip);
     this.#listenForSwipes();
+    this.#listenForLetGo();
   }
 
   /**
@@ -158,12 +173,72 @@ export class DeckView {
    */
   setEditable(editable) {
     this.editable = editable;
+    if (!editable) this.setEditing(false);
     this.root.classList.toggle('read-only', !editable);
     this.root.closest('.app')?.classList.toggle('read-only-deck', !editable); // the grid size is an edit too
     for (const key of this.strip.querySelectorAll('.key.empty')) key.setAttribute('aria-description', this.#emptyHint());
   }
 
   #emptyHint() { return this.editable ? 'Add a button' : 'Empty slot'; }
+
+  /** Edit mode on or off (off whenever this device may not edit); `onEditing(on)` follows. */
+  setEditing(on) {
+    const editing = Boolean(on) && this.editable;
+    if (editing === this.editing) return;
+    this.editing = editing;
+    this.root.classList.toggle('editing', editing);
+    this.root.closest('.app')?.classList.toggle('editing', editing);
+    this.onEditing(editing);
+  }
+
+  /** The page was hidden: every key held comes up (one `pressUp` each). */
+  letGoAll() {
+    for (const message of this.holds.upAll()) {
+      this.onHold(message);
+      this.#showLetGo(message);
+    }
+  }
+
+  /** The connection was lost: the host let go of what this device held; the keys stop looking held. */
+  dropHolds() {
+    for (const held of this.holds.forget()) this.#showLetGo(held);
+  }
+
+  #holdDown(key, page, index, pointer) {
+    const message = this.holds.down(pointer, { page, index, path: this.folderPath });
+    if (!message) return;
+    key.classList.add('down', 'held');
+    this.heldSince = performance.now();
+    this.onHold(message);
+  }
+
+  /** A pointer that held a key lifted, was cancelled or lost its capture: the key's `pressUp`, once. */
+  #letGo(pointer) {
+    const message = this.holds.up(pointer);
+    if (!message) return;
+    this.onHold(message);
+    this.#showLetGo(message);
+  }
+
+  #showLetGo({ page, index, path = [] }) {
+    const key = samePath(path, this.folderPath) ? this.keyAt(page, index) : null;
+    if (!key) return;
+    key.classList.remove('held');
+    this.#lift(key, this.heldSince ?? 0);
+  }
+
+  /**
+   * A held key is let go wherever its pointer ends (listened for on the window, so a key drawn again meanwhile —
+   * a new layout — still lets go), and when the page is hidden.
+   */
+  #listenForLetGo() {
+    const ended = (e) => this.#letGo(e.pointerId);
+    addEventListener('pointerup', ended, true);
+    addEventListener('pointercancel', ended, true);
+    document.addEventListener('lostpointercapture', ended, true);
+    document.addEventListener('visibilitychange', () => { if (document.hidden) this.letGoAll(); });
+    addEventListener('pagehide', () => this.letGoAll());
+  }
 
   keyAt(page, index) {
     return this.strip.querySelector(`.key[data-page="${page}"][data-index="${index}"]`);
@@ -241,7 +316,11 @@ export class DeckView {
     key.dataset.page = page;
     key.dataset.index = index;
     key.setAttribute('aria-label', button ? shownLabel(button) : 'Empty slot');
-    key.setAttribute('aria-description', button ? 'Runs on the computer' : this.#emptyHint());
+    const hold = isHoldKey(button, this.hostProtocol());
+    key.classList.toggle('hold-key', hold);
+    key.classList.toggle('held', hold && this.holds.isHeld({ page, index, path: this.folderPath }));
+    key.setAttribute('aria-description', !button ? this.#emptyHint()
+      : hold ? 'Held down on the computer while pressed' : 'Runs on the computer');
     const face = document.createElement('span');
     face.className = 'face';
     face.append(...(button ? this.#faceContent(button) : [text('span', 'plus', '+')]));
@@ -285,7 +364,17 @@ export class DeckView {
     let start = null;
     let longTimer = null;
     const release = () => { clearTimeout(longTimer); longTimer = null; };
+    const meaning = () => touchMeaning(button, { editing: this.editing, hostProtocol: this.hostProtocol() });
+    // A tap: presses the key, or opens its editor in edit mode (an empty slot's always: to add a key).
+    const tapped = () => (button && !this.editing ? this.#pressed(button, page, index) : this.onEdit(page, index, this.folderPath));
     key.addEventListener('pointerdown', (e) => {
+      // Held while pressed (push-to-talk): down at once, up when this pointer ends (#listenForLetGo); a long
+      // press is the hold itself, never an edit or a move (those are in edit mode).
+      if (meaning() === 'hold') {
+        key.setPointerCapture?.(e.pointerId); // a mouse that leaves the key still lets it go where it lifts
+        this.#holdDown(key, page, index, e.pointerId);
+        return;
+      }
       start = { x: e.clientX, y: e.clientY, at: performance.now(), long: false };
       key.classList.add('down');
       longTimer = setTimeout(() => {
@@ -322,7 +411,7 @@ export class DeckView {
         }
         return;
       }
-      button ? this.#pressed(button, page, index) : this.onEdit(page, index, this.folderPath);
+      tapped();
     });
     key.addEventListener('pointercancel', () => {
       release();
@@ -330,12 +419,21 @@ export class DeckView {
       key.classList.remove('down', 'lifted');
     });
     key.addEventListener('contextmenu', (e) => e.preventDefault());
-    // Keyboard users press with Enter/Space (a click with no pointer down before it).
+    // Keyboard users press with Enter/Space (a click with no pointer down before it); a key held while pressed is
+    // held while Enter or Space is, and let go when it comes up or the focus leaves.
     key.addEventListener('click', (e) => {
-      if (e.detail !== 0) return;
+      if (e.detail !== 0 || meaning() === 'hold') return;
       this.#lift(key, performance.now());
-      button ? this.#pressed(button, page, index) : this.onEdit(page, index, this.folderPath);
+      tapped();
     });
+    const holdKey = (e) => (e.key === 'Enter' || e.key === ' ') && meaning() === 'hold';
+    key.addEventListener('keydown', (e) => {
+      if (!holdKey(e)) return;
+      e.preventDefault();
+      if (!e.repeat) this.#holdDown(key, page, index, KEYBOARD);
+    });
+    key.addEventListener('keyup', (e) => { if (e.key === 'Enter' || e.key === ' ') this.#letGo(KEYBOARD); });
+    key.addEventListener('blur', () => this.#letGo(KEYBOARD));
   }
 
   /**
@@ -429,7 +527,8 @@ export class DeckView {
 
   #listenForSwipes() {
     let from = null;
-    this.root.addEventListener('pointerdown', (e) => { from = { x: e.clientX, y: e.clientY }; });
+    // A finger holding a key (push-to-talk) may wander; it never turns the page.
+    this.root.addEventListener('pointerdown', (e) => { from = this.holds.holds(e.pointerId) ? null : { x: e.clientX, y: e.clientY }; });
     this.root.addEventListener('pointerup', (e) => {
       if (!from || this.drag) return void (from = null);
       const dx = e.clientX - from.x;
@@ -439,6 +538,9 @@ export class DeckView {
     });
   }
 }
+
+/** The "pointer" of a key held with Enter or Space. */
+const KEYBOARD = 'keyboard';
 
 /** Where a press's look is kept: the deck's keys by page, a folder's by its path and page. */
 const lookPage = (page, path) => (path.length ? `${path.map((s) => `${s.page}.${s.index}`).join('/')}/${page}` : page);

@@ -13,13 +13,19 @@ export function hotkeyFields(dialog, { onChange = () => {} } = {}) {
   const chord = dialog.querySelector('#edit-chord');
   const recordButton = dialog.querySelector('#edit-record-chord');
   const toggles = [...dialog.querySelectorAll('input[name="modifier"]')];
+  const hold = dialog.querySelector('#edit-hold');
+  const holdHint = dialog.querySelector('#edit-hold-hint');
+  const showHold = () => { holdHint.hidden = !hold.checked; };
+  hold.addEventListener('change', showHold);
   fillKeyList(select);
   let recording = false;
 
   const read = () => {
     const named = select.value !== CHARACTER;
     const key = named ? select.value : [...char.value.trim()][0]?.toLocaleLowerCase() ?? '';
-    return { key, modifiers: orderedModifiers(toggles.filter((t) => t.checked).map((t) => t.value)) };
+    const chord = { key, modifiers: orderedModifiers(toggles.filter((t) => t.checked).map((t) => t.value)) };
+    // "Hold while pressed" is saved only when on (PROTOCOL §6: absent is false).
+    return hold.checked ? { ...chord, hold: true } : chord;
   };
   const show = () => {
     charField.hidden = select.value !== CHARACTER;
@@ -75,6 +81,8 @@ export function hotkeyFields(dialog, { onChange = () => {} } = {}) {
     /** Shows a button's chord (or none for a new key). */
     fill(button) {
       fill(button?.kind === 'hotkey' ? button : {});
+      hold.checked = button?.kind === 'hotkey' && button.hold === true; // a recorded chord keeps the switch as it is
+      showHold();
       setRecording(false);
     },
     read,

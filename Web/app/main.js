@@ -83,8 +83,16 @@ function start() {
   // Undo (host-side, 20 edits of the profile shown): the host says in each layout how many are left.
   $('#undo').addEventListener('click', () => client.send({ type: 'undo' }));
   let editLock = null;
+  const editToggle = $('#edit-mode');
   const deck = new DeckView($('#pages'), $('#dots'), {
     onPress: (page, index, path) => client.send({ type: 'press', page, index, ...inFolder(path) }),
+    // A key held while pressed (PROTOCOL §6 "Hold while pressed"): pressDown and pressUp, built in key-hold.js.
+    onHold: (message) => client.send(message),
+    hostProtocol: () => client.hostProtocol ?? 1,
+    onEditing: (on) => {
+      editToggle.setAttribute('aria-pressed', String(on));
+      editToggle.querySelector('.edit-mode-text').textContent = on ? 'Done' : 'Edit';
+    },
     // A key dragged onto another slot (PROTOCOL §6 "Moving keys"): the host moves it, swapping with a key there.
     onMove: (from, to, path) => client.send({
       type: 'moveButton', fromPage: from.page, fromIndex: from.index, toPage: to.page, toIndex: to.index, ...inFolder(path),
@@ -103,6 +111,11 @@ function start() {
   // A device that may not edit is told how to allow it instead (README "What each device may do").
   editLock = setUpEditLock(client, { deck, sheets: [$('#app-picker'), $('#edit-sheet')],
     dialog: $('#edit-refused') });
+  // Edit mode (hidden with the other edit tools on a device that may not edit): tapped again, it ends.
+  editToggle.addEventListener('click', () => {
+    if (!deck.editing && !editLock.mayEdit()) return editLock.explain();
+    deck.setEditing(!deck.editing);
+  });
   const gauge = new VolumeGauge($('#gauge'), {
     onLevel: (level) => client.send({ type: 'setVolume', level }),
     onToggleMute: () => client.send({ type: 'toggleMute' }),
@@ -133,6 +146,7 @@ function start() {
     showState(client, detail);
     if (detail.state !== 'ready') {
       deck.forgetRunning();
+      deck.dropHolds(); // the host let go of what this connection held when it closed
       deck.showMedia(null); // a player seen before may be gone; the host says again after authorization
     }
   });
