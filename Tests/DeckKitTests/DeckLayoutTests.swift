@@ -66,23 +66,6 @@ private let files = Button(label: "Files", kind: .app(appId: "org.gnome.Nautilus
             == #"{"directory":"","kind":"terminal","label":"Home"}"#)
 }
 
-@Test(arguments: [
-    (SlotGrid.landscape, 5, 1, 1), (SlotGrid.landscape, 11, 2, 3), (SlotGrid.landscape, 3, 0, 3),
-    (SlotGrid.portrait, 5, 1, 2), (SlotGrid.portrait, 11, 3, 2), (SlotGrid.portrait, 3, 1, 0),
-])
-func slotNumbersMapToRowsAndColumns(grid: SlotGrid, index: Int, row: Int, column: Int) {
-    #expect(grid.row(of: index) == row)
-    #expect(grid.column(of: index) == column)
-    #expect(grid.index(row: row, column: column) == index)
-}
-
-@Test func gridsAreFourByThreeAndThreeByFour() {
-    #expect((SlotGrid.landscape.columns, SlotGrid.landscape.rows) == (4, 3))
-    #expect((SlotGrid.portrait.columns, SlotGrid.portrait.rows) == (3, 4))
-    #expect(SlotGrid.portrait.index(row: 4, column: 0) == nil)
-    #expect(SlotGrid.landscape.index(row: 0, column: 4) == nil)
-}
-
 @Test func aRecordKeyKeepsItsMonitorAndTakesTheNearerRate() throws {
     let decoded = try JSONDecoder().decode(Button.self, from: Data(#"{"label":"Rec","kind":"record","fps":50}"#.utf8))
     #expect(decoded == Button(label: "Rec", kind: .record(displayId: nil, fps: 60)))

@@ -1,3 +1,4 @@
+import DeckActions
 import DeckKit
 import DeckWayland
 import Foundation
@@ -104,10 +105,7 @@ extension DeckServer {
         case .stopRecording:
             _ = await stopRecording(.requested)
         case .openDeck:
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["xdg-open", address]
-            try? process.run()
+            HostEnvironment.current.startInBackground("xdg-open", [address])
         case .quit:
             log.notice("quit from the tray")
             kill(getpid(), SIGTERM)
