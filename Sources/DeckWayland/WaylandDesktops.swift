@@ -26,7 +26,7 @@ extension PortalDesktop {
         let portal = PortalDesktop(configDirectory: configDirectory, remoteDesktop: remoteDesktop)
         var desktop = Desktop(
             screen: portal.screen, input: noInput, keypad: noKeypad, typing: .unavailable(noInputReason),
-            lock: .logind(), clipboard: .unavailable(noClipboardReason), inputUnavailable: noInputReason)
+            lock: .logind(), clipboard: clipboard(), inputUnavailable: noInputReason)
         switch route {
         case .wlroots:
             let wlr = WlrInput()
@@ -48,8 +48,8 @@ extension PortalDesktop {
         return desktop
     }
 
-    /// Why a portal desktop has no clipboard: the Clipboard portal came with xdg-desktop-portal 1.18 (Debian 12
-    /// has 1.16), and the host does not use it yet.
+    /// Why a portal desktop has no clipboard (unless a wlroots compositor offers data control, `clipboard()`): the
+    /// Clipboard portal came with xdg-desktop-portal 1.18 (Debian 12 has 1.16), and the host does not use it yet.
     public static let noClipboardReason =
         "this desktop offers no clipboard to the host (its desktop portal has no Clipboard)"
 

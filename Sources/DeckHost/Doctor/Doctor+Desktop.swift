@@ -24,7 +24,8 @@ extension SessionChecks {
                     detail:
                         "the computer's user approves screen sharing on the computer (once, where the portal keeps it)",
                     fix: ""),
-                inputCheck(PortalDesktop.inputRoute()), clipboard(PortalDesktop.noClipboardReason),
+                inputCheck(PortalDesktop.inputRoute()),
+                clipboard(PortalDesktop.clipboardUnavailable(), through: "wlroots' data control"),
             ]
         case .waylandUnsupported(let missing):
             return [
@@ -42,12 +43,12 @@ extension SessionChecks {
     }
 
     /// Whether a viewer allowed to can trade the clipboard here (DESIGN.md#clipboard); a desktop without one is
-    /// said, not failed: there is nothing for the user to fix.
-    private func clipboard(_ unavailable: String?) -> Check {
+    /// said, not failed: there is nothing for the user to fix. `through`: how the host reaches it when it can.
+    private func clipboard(_ unavailable: String?, through: String = "CLIPBOARD through XFixes") -> Check {
         Check(
             name: "clipboard", ok: true,
             detail: unavailable.map { "not offered: \($0)" }
-                ?? "CLIPBOARD through XFixes, for a viewer allowed to (touchdeck devices allow-clipboard NAME on)",
+                ?? "\(through), for a viewer allowed to (touchdeck devices allow-clipboard NAME on)",
             fix: "")
     }
 
