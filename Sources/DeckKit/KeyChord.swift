@@ -26,14 +26,47 @@ public struct KeyChord: Hashable, Sendable {
 
     /// A chord from the wire's `key` and `modifiers` (each at most once); nil when `key` names no key.
     public init?(name: String, modifiers: [Modifier]) {
-        guard Set(modifiers).count == modifiers.count else { return nil }
-        if let named = Named(rawValue: name) {
-            self.init(named, modifiers: modifiers)
-        } else if let scalar = Self.character(in: name) {
-            self.init(character: scalar, modifiers: modifiers)
-        } else {
-            return nil
+        guard case .success(let chord) = Self.read(key: name, modifiers: modifiers.map(\.rawValue)) else { return nil }
+        self = chord
+    }
+
+    /// Why the wire's `key` and `modifiers` name no chord. The web client's `chordProblem` (Web/core/hotkeys.js)
+    /// gives the same names, both checked against `Tests/Fixtures/rules/chords.json`.
+    public enum Problem: String, Error, Hashable, Sendable, CaseIterable, WireReportable {
+        /// No key, an empty one, or a modifier's name as the key: modifiers alone press nothing.
+        case noKey
+        /// Neither a named key nor one printable character (`F25`, `ab`, a control character).
+        case unknownKey
+        /// A modifier other than ctrl, alt, shift and super.
+        case unknownModifier
+        /// A modifier named twice.
+        case repeatedModifier
+
+        public var wireCode: WireErrorCode { .badMessage }
+
+        /// The reason told to the device; it never quotes the value.
+        public var wireMessage: String {
+            switch self {
+            case .noKey: "a hotkey needs a key besides its modifiers"
+            case .unknownKey: "a hotkey's key is a named key (f1…f24, home, playPause…) or one printable character"
+            case .unknownModifier: "a hotkey's modifiers are ctrl, alt, shift and super"
+            case .repeatedModifier: "a hotkey names each modifier at most once"
+            }
         }
+    }
+
+    /// The chord the wire's `key` (absent: nil) and `modifiers` name, or why they name none. The key is looked at
+    /// first, then the modifiers.
+    public static func read(key: String?, modifiers: [String]) -> Result<KeyChord, Problem> {
+        guard let key, !key.isEmpty, Modifier(rawValue: key) == nil else { return .failure(.noKey) }
+        let named = Named(rawValue: key)
+        let scalar = named == nil ? character(in: key) : nil
+        guard named != nil || scalar != nil else { return .failure(.unknownKey) }
+        let held = modifiers.compactMap(Modifier.init(rawValue:))
+        guard held.count == modifiers.count else { return .failure(.unknownModifier) }
+        guard Set(held).count == held.count else { return .failure(.repeatedModifier) }
+        if let named { return .success(KeyChord(named, modifiers: held)) }
+        return .success(KeyChord(character: scalar!, modifiers: held))
     }
 
     /// The wire's `key`: the named key's name, or the character itself.

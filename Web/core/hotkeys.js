@@ -38,11 +38,26 @@ export function isChordCharacter(text) {
   return scalars.length === 1 && !NOT_PRINTABLE.test(scalars[0]);
 }
 
+// pressKey's names for keys with their modifier built in: a hotkey may name them too (PROTOCOL §6), the editor does
+// not list them.
+const PRESS_KEY_ONLY = new Set(['shiftTab', 'selectAll', 'ctrlC']);
+
+/**
+ * Why `{key, modifiers}` is no chord the host takes, by the names DeckKit's KeyChord.Problem gives (both checked
+ * against Tests/Fixtures/rules/chords.json), or null when it is one. The key first — 'noKey' (none, empty, or a
+ * modifier's name), 'unknownKey' (neither a named key nor one printable character) — then the modifiers:
+ * 'unknownModifier', 'repeatedModifier'.
+ */
+export function chordProblem({ key, modifiers = [] } = {}) {
+  if (typeof key !== 'string' || key === '' || CHORD_MODIFIERS.includes(key)) return 'noKey';
+  if (!(isNamedKey(key) || PRESS_KEY_ONLY.has(key) || isChordCharacter(key))) return 'unknownKey';
+  if (!Array.isArray(modifiers) || !modifiers.every((m) => CHORD_MODIFIERS.includes(m))) return 'unknownModifier';
+  return new Set(modifiers).size === modifiers.length ? null : 'repeatedModifier';
+}
+
 /** Whether `{key, modifiers}` is a chord the host takes: a named key or one character, each modifier at most once. */
-export function isValidChord({ key, modifiers = [] } = {}) {
-  if (typeof key !== 'string' || !(isNamedKey(key) || isChordCharacter(key))) return false;
-  return Array.isArray(modifiers) && new Set(modifiers).size === modifiers.length
-    && modifiers.every((m) => CHORD_MODIFIERS.includes(m));
+export function isValidChord(chord) {
+  return chordProblem(chord) === null;
 }
 
 /** The modifiers in wire order, each once, unknown ones dropped. */

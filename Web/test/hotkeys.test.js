@@ -1,7 +1,8 @@
 // Hotkey keys: the chord a hardware key press records, and how a chord reads (Web/core/hotkeys.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chordFromEvent, chordLabel, isValidChord, KEY_GROUPS, keyName } from '../core/hotkeys.js';
+import { readFileSync } from 'node:fs';
+import { chordFromEvent, chordLabel, chordProblem, isValidChord, KEY_GROUPS, keyName } from '../core/hotkeys.js';
 
 const press = (key, code, held = {}) => ({ key, code, ctrlKey: false, altKey: false, shiftKey: false, metaKey: false, ...held });
 
@@ -82,4 +83,19 @@ test('a valid chord is a named key or one printable character, each modifier onc
   assert.ok(!isValidChord({ key: '\u0007' }));
   assert.ok(!isValidChord({ key: 'z', modifiers: ['ctrl', 'ctrl'] }));
   assert.ok(!isValidChord({ key: 'z', modifiers: ['hyper'] }));
+});
+
+// The chord table DeckKit's KeyChordTests and the Python client read too: the same chords taken, the same refused
+// for the same reason.
+const chords = JSON.parse(readFileSync(new URL('../../Tests/Fixtures/rules/chords.json', import.meta.url)));
+for (const c of chords.chords) {
+  test(`chords: ${c.name}`, () => {
+    const chord = { key: c.key, ...(c.modifiers === undefined ? {} : { modifiers: c.modifiers }) };
+    assert.equal(chordProblem(chord), c.problem ?? null);
+    assert.equal(isValidChord(chord), c.problem === undefined);
+  });
+}
+
+test('chords: the table names every problem there is', () => {
+  assert.deepEqual(new Set(chords.chords.map((c) => c.problem).filter(Boolean)), new Set(Object.keys(chords.reasons)));
 });

@@ -97,12 +97,19 @@ public struct Button: Codable, Hashable, Sendable {
             let fps = StreamRate.normalize(fps: try fields.decodeIfPresent(Int.self, forKey: .fps) ?? 30)
             kind = .record(displayId: try fields.decodeIfPresent(Int.self, forKey: .displayId), fps: fps)
         case "hotkey":
-            let name = try fields.decode(String.self, forKey: .key)
-            let modifiers = try fields.decodeIfPresent([KeyChord.Modifier].self, forKey: .modifiers) ?? []
-            guard let chord = KeyChord(name: name, modifiers: modifiers) else {
-                throw DecodingError.dataCorruptedError(forKey: .key, in: fields, debugDescription: "not a key")
+            let name = try fields.decodeIfPresent(String.self, forKey: .key)
+            let modifiers = try fields.decodeIfPresent([String].self, forKey: .modifiers) ?? []
+            switch KeyChord.read(key: name, modifiers: modifiers) {
+            case .success(let chord):
+                kind = .hotkey(chord, hold: try fields.decodeIfPresent(Bool.self, forKey: .hold) ?? false)
+            case .failure(let problem):
+                // The problem rides along so a refused message says why (MessageCodec.describe).
+                let field: CodingKeys = problem == .noKey || problem == .unknownKey ? .key : .modifiers
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: fields.codingPath + [field], debugDescription: problem.wireMessage,
+                        underlyingError: problem))
             }
-            kind = .hotkey(chord, hold: try fields.decodeIfPresent(Bool.self, forKey: .hold) ?? false)
         case "text":
             kind = .text(
                 try fields.decode(String.self, forKey: .text),

@@ -94,6 +94,8 @@ enum MessageCodec {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "wrong kind of value for \(path(context.codingPath))"
         case .dataCorrupted(let context):
+            // A rule's own reason (a hotkey's KeyChord.Problem), which never quotes the value.
+            if let reportable = context.underlyingError as? any WireReportable { return reportable.wireMessage }
             return context.codingPath.isEmpty ? "not a JSON object" : "invalid value for \(path(context.codingPath))"
         @unknown default:
             return "unreadable message"
