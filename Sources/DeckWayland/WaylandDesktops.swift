@@ -8,11 +8,11 @@ extension MutterDesktop {
         Desktop(
             screen: screen, input: input, keypad: keypad, typing: typing,
             lock: .either([.gnomeScreenSaver(), .logind()]),
-            clipboard: .unavailable(Self.noClipboardReason))
+            clipboard: clipboard.access)
     }
 
-    /// Why GNOME under Wayland has no clipboard yet (Mutter's RemoteDesktop clipboard is not used yet).
-    public static let noClipboardReason = "the host does not serve the clipboard on GNOME under Wayland yet"
+    /// How the host reaches GNOME's clipboard, for `touchdeck doctor`.
+    public static let clipboardRoute = "Mutter's RemoteDesktop clipboard"
 }
 
 extension PortalDesktop {

@@ -14,7 +14,7 @@ extension SessionChecks {
         case .mutter:
             return [
                 Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap(),
-                clipboard(MutterDesktop.noClipboardReason),
+                clipboard(nil, through: MutterDesktop.clipboardRoute),
             ]
         case .portal:
             return [

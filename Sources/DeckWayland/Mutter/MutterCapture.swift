@@ -36,7 +36,10 @@ final class MutterCapture: ScreenCapture, @unchecked Sendable {
         self.session = session
         self.desktop = desktop
         self.input = input
-        if input { desktop.sessions.started(session) }
+        if input {
+            desktop.sessions.started(session)
+            desktop.clipboard.attach(session)
+        }
     }
 
     deinit { stop() }
@@ -48,5 +51,6 @@ final class MutterCapture: ScreenCapture, @unchecked Sendable {
         stream.stop()
         session.stop()
         desktop.sessions.ended(session)
+        if input { desktop.clipboard.detach(session) }
     }
 }

@@ -13,8 +13,14 @@ public final class MutterDesktop: @unchecked Sendable {
     /// The captures' sessions and one for input while no capture runs (keys and buttons need no stream).
     let sessions: InputSessions<MutterSession>
 
+    /// The clipboard through the sessions input goes through (`MutterClipboard`).
+    let clipboard = MutterClipboard()
+
     /// A desktop whose input-only session closes after `inputIdle` seconds without use.
-    public init(inputIdle: Double = 30) { sessions = InputSessions(queue: queue, idle: inputIdle) }
+    public init(inputIdle: Double = 30) {
+        sessions = InputSessions(queue: queue, idle: inputIdle)
+        clipboard.desktop = self
+    }
 
     /// Whether an input-only session is open now (for tests).
     var hasInputOnlySession: Bool { sessions.hasInputOnly }
