@@ -28,11 +28,13 @@ async def paired_device(host, name, protocol=2):
     return client, device_id, secret
 
 
-async def reconnect(host, device_id, secret, name="again", wss=False):
-    """An authorized connection of an already paired device; the first layout is consumed and returned."""
+async def reconnect(host, device_id, secret, name="again", wss=False, protocol=None):
+    """An authorized connection of an already paired device (at `protocol`, default the client's); the first layout
+    is consumed and returned."""
     url = f"wss://127.0.0.1:{host.port}/ws" if wss else f"ws://127.0.0.1:{host.port}/ws"
     client = await DeckClient.connect(url)
-    assert (await client.hello(name, device_id=device_id))["type"] == "authRequired"
+    at = {} if protocol is None else {"protocol": protocol}
+    assert (await client.hello(name, device_id=device_id, **at))["type"] == "authRequired"
     await client.authenticate(device_id, secret)
     layout = await client.recv_type("layout")
     return client, layout

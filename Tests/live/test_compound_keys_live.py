@@ -154,7 +154,7 @@ def test_a_toggle_flips_when_its_action_works_shows_on_two_devices_and_survives_
         # A protocol-2 device (it shows these kinds as plain keys it can press) and a protocol-3 one: both are
         # sent the layout with the state.
         a, a_id, a_secret = await paired_device(host, "Tablet", protocol=2)
-        b, _, _ = await paired_device(host, "Phone", protocol=3)
+        b, b_id, b_secret = await paired_device(host, "Phone", protocol=3)
         await a.send({"type": "setButton", "page": 0, "index": 0, "button": toggle})
         assert toggle_in(await a.recv_type("layout"))["state"] == "off"
         assert toggle_in(await b.recv_type("layout"))["state"] == "off"
@@ -164,25 +164,34 @@ def test_a_toggle_flips_when_its_action_works_shows_on_two_devices_and_survives_
         pressed = await a.recv_type("pressResult", timeout=20)
         await a.close()
         await b.close()
-        return a_id, a_secret, on_a, on_b, pressed
+        return (a_id, a_secret), (b_id, b_secret), on_a, on_b, pressed
 
-    a_id, a_secret, on_a, on_b, pressed = run(first_run())
+    a_keys, b_keys, on_a, on_b, pressed = run(first_run())
     assert pressed == {"type": "pressResult", "page": 0, "index": 0, "ok": True}, pressed
     assert toggle_in(on_a)["state"] == "on" and toggle_in(on_b)["state"] == "on", (on_a, on_b)
     host.stop()
     host.start()
 
+    async def both_connect():
+        """Both devices connect again, each at its protocol; returns the connections and the layouts they got."""
+        a, a_layout = await reconnect(host, *a_keys, name="Tablet", protocol=2)
+        b, b_layout = await reconnect(host, *b_keys, name="Phone", protocol=3)
+        return (a, b), (a_layout, b_layout)
+
     async def after_restart():
-        a, layout = await reconnect(host, a_id, a_secret)
+        (a, b), layouts = await both_connect()
         await a.send({"type": "press", "page": 0, "index": 0})
         failed = await a.recv_type("pressResult", timeout=20)
         await a.close()
-        a, again = await reconnect(host, a_id, a_secret)
+        await b.close()
+        (a, b), again = await both_connect()
         await a.close()
-        return layout, failed, again
+        await b.close()
+        return layouts, failed, again
 
-    layout, failed, again = run(after_restart())
-    assert toggle_in(layout)["state"] == "on", "the state must survive a restart of the host"
+    layouts, failed, again = run(after_restart())
+    assert [toggle_in(layout)["state"] for layout in layouts] == ["on", "on"], \
+        "both devices must see the state the host stored before its restart"
     assert failed["ok"] is False and failed["reason"].startswith("exit 3"), failed
-    assert toggle_in(again)["state"] == "on", "a failed action must not flip the toggle"
+    assert [toggle_in(layout)["state"] for layout in again] == ["on", "on"], "a failed action must not flip the toggle"
     assert ran.read_text().split() == ["on", "off"]
