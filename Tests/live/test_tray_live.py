@@ -1,10 +1,13 @@
 """The tray: the real host's StatusNotifierItem and dbusmenu menu, read by a test tray host (a
 StatusNotifierWatcher on a private session bus, Tests/support/fake_tray_host.py) as a panel reads them, with a test
 notification server beside it. "Pair a device…" shows a PIN that pairs the reference client, "Allow screen" flips
-`touchdeck devices`, "Stop viewing" ends a live viewer, and the icon says while someone views."""
+`touchdeck devices`, "Stop viewing" ends a live viewer, and the icon says while someone views; "Revoke…" asks first,
+recording starts and stops from the menu, "Open the deck" runs xdg-open with the address, and "Quit" ends the
+daemon cleanly."""
 
 import json
 import os
+import re
 import select
 import subprocess
 import time
@@ -12,7 +15,8 @@ import time
 import pytest
 
 from askdesk import AskingDesktop
-from livehelpers import ROOT, DeckClient, run
+from livehelpers import ROOT, DeckClient, closed_code, paired_device, run
+from touchdeck.client import Unauthorized
 
 TRAY_HOST = ROOT / "Tests/support/fake_tray_host.py"
 
@@ -64,10 +68,18 @@ def eventually(check, what, timeout=10):
 def desk(tmp_path):
     # The tray host first, as a panel runs before the session's apps: the host registers as it starts.
     from mprisbus import private_bus
+    # A test xdg-open first on the daemon's PATH: it writes its arguments, one JSON list a line, to desk.opened.
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    opened = tmp_path / "xdg-open.jsonl"
+    (tools / "xdg-open").write_text("#!/usr/bin/python3\nimport json, sys\n"
+                                    f"open({str(opened)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n")
+    (tools / "xdg-open").chmod(0o755)
     with private_bus() as address:
         tray = TrayHost(address)
-        desk = AskingDesktop(tmp_path, bus=address)
+        desk = AskingDesktop(tmp_path, bus=address, env={"PATH": f"{tools}:{os.environ['PATH']}"})
         desk.tray = tray
+        desk.opened = opened
         yield desk
         desk.stop()
         tray.stop()
@@ -122,6 +134,93 @@ def test_the_tray_pairs_allows_the_screen_stops_a_viewer_and_shows_who_views(des
     doctor = host.cli("doctor", check=False)
     assert "ok   tray: a tray host (StatusNotifierWatcher) shows TouchDeck's menu (in the running daemon)" in doctor, \
         doctor
+
+
+def revoke_item(tray, name):
+    device = tray.item(name)
+    return next(child for child in device["children"] if child["label"] == "Revoke…")
+
+
+def test_revoke_asks_first_keep_keeps_the_device_and_revoke_refuses_it(desk):
+    tray, host = desk.tray, desk.host
+
+    async def scenario():
+        client, device_id, secret = await paired_device(host, "Revoked tablet")
+        desk.answer("keep")
+        tray.ask(f"click {revoke_item(tray, 'Revoked tablet')['id']}")
+        eventually(lambda: "answered Keep: the device stays" in host.log(), "the Keep answer handled")
+        await client.send({"type": "listDisplays"})
+        kept = await client.recv_type("displays")  # still connected and answered
+        listed = host.cli("devices")
+
+        desk.answer("revoke")
+        tray.ask(f"click {revoke_item(tray, 'Revoked tablet')['id']}")
+        code = await closed_code(client)
+        again = await DeckClient.connect(f"ws://127.0.0.1:{host.port}/ws")
+        assert (await again.hello("Revoked tablet", device_id=device_id))["type"] == "needPairing"
+        with pytest.raises(Unauthorized) as refused:
+            await again.authenticate(device_id, secret)
+        await again.close()
+        return kept, listed, code, refused.value.message
+
+    kept, listed, code, refusal = run(scenario())
+    assert kept["type"] == "displays"
+    assert "Revoked tablet" in listed, "Keep keeps the device"
+    assert code is not None, "the revoked device's connection is closed"
+    assert refusal["reason"] == "unknownDevice"
+    assert "Revoked tablet" not in host.cli("devices")
+    assert "Revoked tablet" not in [entry["label"] for entry in tray.menu()]
+    keep, revoke = desk.questions()
+    for question in (keep, revoke):
+        assert question["summary"] == "TouchDeck: revoke Revoked tablet?", question
+        assert question["actions"] == ["revoke", "Revoke", "keep", "Keep"], question
+
+
+def test_recording_starts_and_stops_from_the_tray_with_its_icon(desk):
+    tray, host = desk.tray, desk.host
+    folder = host.home / "Videos" / "TouchDeck"
+    tray.click("Start recording")
+    eventually(lambda: tray.ask("icon")["icon"] == "touchdeck-recording-symbolic", "the recording icon", timeout=30)
+    menu = tray.menu()
+    assert menu[0]["label"] == "No device connected · recording"
+    assert "Start recording" not in [entry["label"] for entry in menu]
+    # Stop while it starts would abort the start; the file appears once it records.
+    eventually(lambda: list(folder.glob("*.mp4")), "the recording's file", timeout=30)
+    tray.click("Stop recording", menu)
+    eventually(lambda: tray.ask("icon")["icon"] == "touchdeck-symbolic", "the icon back", timeout=30)
+    assert "Start recording" in [entry["label"] for entry in tray.menu()]
+    [recording] = folder.glob("*.mp4")
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(recording)],
+                           capture_output=True, text=True, timeout=30)
+    assert probe.returncode == 0, probe.stderr
+    assert [s["codec_type"] for s in json.loads(probe.stdout)["streams"]][:1] == ["video"], probe.stdout
+    assert "not recording" not in [n["summary"] for n in desk.notifications()]
+
+
+def test_open_the_deck_runs_xdg_open_with_the_address(desk):
+    tray, host = desk.tray, desk.host
+    tray.click("Open the deck in a browser")
+    eventually(lambda: desk.opened.exists() and desk.opened.read_text().endswith("\n"), "xdg-open to run")
+    [arguments] = [json.loads(line) for line in desk.opened.read_text().splitlines()]
+    url = re.search(r"open (\S+) and enter the PIN", host.cli("pair")).group(1)
+    assert arguments == [url], arguments
+    assert url.startswith("https://") and url.endswith(f":{host.port}/"), url
+
+
+def control_socket(host):
+    """The daemon's control socket: in its config dir, or (a long path) in a private folder of the runtime dir."""
+    sockets = [host.config_dir / "control.sock", *(host.home / "run").glob("touchdeck-*/*.sock")]
+    return [path for path in sockets if path.is_socket()]
+
+
+def test_quit_ends_the_daemon_cleanly_and_takes_its_control_socket(desk):
+    tray, host = desk.tray, desk.host
+    [socket_path] = control_socket(host)
+    process = host.process
+    tray.click("Quit")
+    assert process.wait(20) == 0, host.log()
+    assert not socket_path.exists() and control_socket(host) == []
+    assert "quit from the tray" in host.log()
 
 
 def test_without_a_tray_host_nothing_breaks_and_doctor_says_so(tmp_path):

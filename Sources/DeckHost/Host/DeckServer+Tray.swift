@@ -121,15 +121,16 @@ extension DeckServer {
         let (ask, notify) = (notifier.ask, notifier.notify)
         Task.detached {
             let shown = ask(question) { key in
-                guard key == "revoke" else { return }
-                Task { await self.revokeFromTray(device) }
+                Task { await self.revokeAnswered(device, revoke: key == "revoke") }
             }
             if shown == nil { notify("TouchDeck: revoke \(name)", "Run: touchdeck devices revoke \"\(name)\"") }
         }
     }
 
-    private func revokeFromTray(_ device: String) {
+    /// "Revoke" revokes; "Keep", or the question closed, keeps the device (and says so in the log).
+    private func revokeAnswered(_ device: String, revoke yes: Bool) {
         guard let name = devices.record(id: device)?.name else { return }
+        guard yes else { return log.notice("revoking from the tray was answered Keep: the device stays") }
         _ = revoke(name)
         refreshTray()
     }
