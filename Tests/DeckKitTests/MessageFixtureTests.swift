@@ -127,3 +127,36 @@ func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
         #expect(try same(message.encode(), answers[name]), "\(name)")
     }
 }
+
+/// Asking to paste (`rules/clipboard-asking.json`, which the JS and Python tests read too), as the screen's asking.
+@Test func clipboardAskingMessagesRoundTrip() throws {
+    let rules = try #require(try Fixtures.json("rules/clipboard-asking.json") as? [String: Any])
+    let answers = try #require(rules["answers"] as? [String: Any])
+    func bytes(_ object: Any?) throws -> Data {
+        try JSONSerialization.data(withJSONObject: try #require(object), options: [.sortedKeys])
+    }
+    func same(_ encoded: Data, _ object: Any?) throws -> Bool {
+        let read = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        return read == (object as? NSDictionary)
+    }
+    let ask = try DeviceMessage.decode(try bytes(rules["ask"]))
+    #expect(ask == .clipboardSet(.init(kind: .text, data: Data("asked".utf8), paste: false, ask: true)))
+    #expect(try same(ask.encode(), rules["ask"]))
+    let reason = try #require((rules["refused"] as? [String: Any])?["reason"] as? String)
+    #expect(reason.hasSuffix(#"touchdeck devices allow-clipboard "Asking tablet" on"#))
+    let refused = HostMessage.clipboardResult(.init(ok: false, reason: reason, notAllowed: true))
+    #expect(try HostMessage.decode(try bytes(rules["refused"])) == refused)
+    #expect(try same(refused.encode(), rules["refused"]))
+    let expected: [String: HostMessage] = [
+        "once": .clipboardResult(.init(ok: true)),
+        "always": .clipboardResult(.init(ok: true)),
+        "deny": .clipboardResult(.init(ok: false, reason: reason, notAllowed: true, asked: .denied)),
+        "timeout": .clipboardResult(.init(ok: false, reason: reason, notAllowed: true, asked: .timedOut)),
+        "unavailable": .clipboardResult(.init(ok: false, reason: reason, notAllowed: true, asked: .unavailable)),
+    ]
+    #expect(Set(answers.keys) == Set(expected.keys))
+    for (name, message) in expected {
+        #expect(try HostMessage.decode(try bytes(answers[name])) == message, "\(name)")
+        #expect(try same(message.encode(), answers[name]), "\(name)")
+    }
+}

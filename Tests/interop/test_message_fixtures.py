@@ -38,6 +38,14 @@ def test_the_asking_messages_follow_the_catalogue():
     assert messages.problems({**rules["asking"], "reason": "pleading"}) != [], "the catalogue can refuse"
 
 
+def test_the_clipboard_asking_messages_follow_the_catalogue():
+    """Tests/Fixtures/rules/clipboard-asking.json, which the Swift and JS tests read too."""
+    rules = json.loads((FIXTURES.parent / "rules" / "clipboard-asking.json").read_text(encoding="utf-8"))
+    shown = [rules["refused"], rules["ask"], *rules["answers"].values()]
+    assert [messages.problems(message) for message in shown] == [[]] * len(shown)
+    assert messages.problems({**rules["answers"]["deny"], "asked": "shrugged"}) != [], "the catalogue can refuse"
+
+
 def test_defaults_fill_only_absent_fields():
     assert messages.with_defaults({"type": "hello"}) == {"type": "hello", "protocol": 1, "name": ""}
     assert messages.with_defaults({"type": "startScreen", "displayId": 1, "maxSide": 800, "fps": 60})["fps"] == 60

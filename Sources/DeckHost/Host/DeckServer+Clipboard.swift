@@ -29,13 +29,14 @@ extension DeckServer {
 
     /// `clipboardSet` → checked (permission, the desktop, viewing, the content) → the clipboard set and, when
     /// asked, the paste chord pressed in the keypad's lane (in order with the viewer's keys) → one
-    /// `clipboardResult`.
+    /// `clipboardResult`. A device without the permission that says `ask` asks the computer's user once the rest
+    /// is checked (DeckServer+ClipboardAsking).
     func clipboardSet(_ request: DeviceMessage.ClipboardSet, from id: ConnectionID) {
-        guard let deviceId = connections[id]?.session.authorizedDevice,
-            devices.record(id: deviceId)?.clipboardAllowed == true
-        else { return clipboardAnswered(.failed(notAllowedToPasteReason(id)), for: id) }
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return refuseToPaste(id) }
+        let allowed = devices.record(id: deviceId)?.clipboardAllowed == true
+        guard allowed || request.ask == true else { return refuseToPaste(id) }
         if let reason = desktop.clipboard.unavailable { return clipboardAnswered(.failed(reason), for: id) }
-        guard let serial = viewing.announcedSerial(of: id) else {
+        guard viewing.announcedSerial(of: id) != nil else {
             return clipboardAnswered(.failed(Self.notViewerPasteReason), for: id)
         }
         let content: ClipboardContent
@@ -43,9 +44,27 @@ extension DeckServer {
         case .failure(let refusal): return clipboardAnswered(.failed(refusal.description), for: id)
         case .success(let checked): content = checked
         }
+        guard allowed else { return askToPaste(content, paste: request.paste, from: id) }
+        paste(content, chord: request.paste, from: id)
+    }
+
+    /// The refusal of a device without the clipboard permission (`asked`: what became of its question).
+    func refuseToPaste(_ id: ConnectionID, asked: HostMessage.ScreenDenied.Asked? = nil) {
+        sendSealed(
+            .clipboardResult(.init(ok: false, reason: notAllowedToPasteReason(id), notAllowed: true, asked: asked)),
+            to: id)
+    }
+
+    /// Sets the clipboard to checked `content` and, when `chord`, presses the paste chord; the device must still be
+    /// the viewer.
+    func paste(_ content: ClipboardContent, chord: Bool, from id: ConnectionID) {
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return }
+        guard let serial = viewing.announcedSerial(of: id) else {
+            return clipboardAnswered(.failed(Self.notViewerPasteReason), for: id)
+        }
         // The device asks for the chord; its owner may have turned it off for this device on the computer.
-        let chord = devices.record(id: deviceId)?.pasteChord != false
-        let (clipboard, typing, paste) = (desktop.clipboard, desktop.typing, request.paste && chord)
+        let ownerChord = devices.record(id: deviceId)?.pasteChord != false
+        let (clipboard, typing, paste) = (desktop.clipboard, desktop.typing, chord && ownerChord)
         inKeyOrder(of: id) {
             guard await self.isViewing(serial) else {
                 return await self.clipboardAnswered(.failed(Self.endedReason), for: id)

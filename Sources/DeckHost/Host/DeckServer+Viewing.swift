@@ -50,6 +50,7 @@ extension DeckServer {
     /// A connection closed: if it was viewing, viewing ends (nobody to tell); its question and pass go.
     func connectionClosed(_ id: ConnectionID) {
         withdrawQuestion(of: id)
+        withdrawPasteQuestion(of: id)
         endViewing(of: id, nil)
         viewingPasses[id] = nil
     }

@@ -58,6 +58,8 @@ public actor DeckServer {
     var clipboardFollowing: ClipboardFollowing?
     /// Devices that may not view and asked the computer's user, by the connection that asked (DeckServer+Asking).
     var screenQuestions: [ConnectionID: ScreenQuestion] = [:]
+    /// Devices without the clipboard permission that asked to paste, by connection (DeckServer+ClipboardAsking).
+    var clipboardQuestions: [ConnectionID: ClipboardQuestion] = [:]
     /// Connections the user answered "Allow once": each may view until its viewing ends (`true` once it began).
     var viewingPasses: [ConnectionID: Bool] = [:]
     /// How long a question waits for its answer: 60 s, or `TOUCHDECK_ASK_SECONDS` (the tests' shorter wait).

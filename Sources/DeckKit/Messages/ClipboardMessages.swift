@@ -12,20 +12,26 @@ extension DeviceMessage {
         public var data: Data
         /// Press the paste chord after the clipboard is set (absent → true).
         public var paste: Bool
+        /// `true`: a device whose clipboard permission is off asks the computer's user (a notification with Allow
+        /// once, Always allow, Deny) instead of being refused at once; ignored for a device that may paste.
+        /// Absent → not asked.
+        public var ask: Bool?
 
-        public init(kind: ClipboardKind, data: Data, paste: Bool = true) {
+        public init(kind: ClipboardKind, data: Data, paste: Bool = true, ask: Bool? = nil) {
             self.kind = kind
             self.data = data
             self.paste = paste
+            self.ask = ask
         }
 
-        private enum CodingKeys: String, CodingKey { case kind, data, paste }
+        private enum CodingKeys: String, CodingKey { case kind, data, paste, ask }
 
         public init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
             kind = try fields.decode(ClipboardKind.self, forKey: .kind)
             data = try fields.decode(Data.self, forKey: .data)
             paste = try fields.decode(.paste, default: true)
+            ask = try fields.decodeIfPresent(Bool.self, forKey: .ask)
         }
     }
 }
@@ -36,10 +42,16 @@ extension HostMessage {
         public static let type = "clipboardResult"
         public var ok: Bool
         public var reason: String?
+        /// `true` when refused because the device's clipboard permission is off (it may ask: `clipboardSet{ask}`).
+        public var notAllowed: Bool?
+        /// For a `notAllowed` that answers `clipboardSet{ask:true}`: what became of the question (as the screen's).
+        public var asked: ScreenDenied.Asked?
 
-        public init(ok: Bool, reason: String? = nil) {
+        public init(ok: Bool, reason: String? = nil, notAllowed: Bool? = nil, asked: ScreenDenied.Asked? = nil) {
             self.ok = ok
             self.reason = reason
+            self.notAllowed = notAllowed
+            self.asked = asked
         }
     }
 
