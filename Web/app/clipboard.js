@@ -2,26 +2,28 @@
 // through `view.paste`) reads this device's clipboard inside the tap and sends it; a bar "Copied on the
 // computer: …" shows each copy the host offers (a text preview or the image's thumbnail) with a Copy button
 // that writes this device's clipboard inside its own tap. The rules are in core/clipboard.js.
-import { describeOffer, pasteMessage, readDeviceClipboard, writeDeviceClipboard } from '../core/clipboard.js';
+import { describeOffer, PASTE_ASKING, pasteMessage, pasteRefusal, readDeviceClipboard, writeDeviceClipboard }
+  from '../core/clipboard.js';
 
 const el = (tag, cls, text) => Object.assign(document.createElement(tag), cls ? { className: cls } : {},
   text !== undefined ? { textContent: text } : {});
 
 /** Adds the Paste button and the offer bar to the viewer; `notify(text)` shows a short message (the toast). */
 export function attachClipboard(view, { client, notify }) {
-  const paste = () => {
+  const paste = ({ ask = false } = {}) => {
     // Read inside the tap: iOS refuses the clipboard to a page outside a user gesture.
     readDeviceClipboard().then((content) => {
       if (content.error) return notify(content.error);
-      const { message, error } = pasteMessage(content);
+      const { message, error } = pasteMessage(content, { ask });
       if (error) return notify(error);
       client.send(message);
+      if (ask) showAsk(PASTE_ASKING, false);
       return undefined;
     });
   };
   view.paste = paste;
   // A picture, not a word, like full screen's arrow: the toolbar keeps its rows on an iPad held upright.
-  view.tools.add({ name: 'paste', label: 'Paste to computer', text: '📋', onClick: paste });
+  view.tools.add({ name: 'paste', label: 'Paste to computer', text: '📋', onClick: () => paste() });
 
   const bar = el('div', 'clipboard-offer');
   bar.setAttribute('role', 'status');
@@ -74,12 +76,52 @@ export function attachClipboard(view, { client, notify }) {
     });
   });
   dismiss.addEventListener('click', hide);
-  client.addEventListener('clipboardResult', ({ detail }) => { if (!detail.ok) notify(detail.reason); });
+
+  // A paste refused because this device may not paste: what to run on the computer and, as the Screen tab,
+  // "Ask the computer" (a paste with ask: the computer's user answers; "Asked the computer…" until then).
+  const askBar = el('div', 'clipboard-offer clipboard-ask');
+  askBar.setAttribute('role', 'status');
+  askBar.hidden = true;
+  askBar.style.top = '64px'; // below the offer bar, which may show at the same time
+  const askTitle = el('span', 'clipboard-label');
+  const askBody = el('span', 'clipboard-ask-body');
+  const askWords = el('span', 'clipboard-words');
+  askWords.append(askTitle, askBody);
+  const askButton = el('button', 'clipboard-copy', 'Ask the computer');
+  askButton.type = 'button';
+  const askDismiss = el('button', 'clipboard-dismiss', '×');
+  askDismiss.type = 'button';
+  askDismiss.setAttribute('aria-label', 'Dismiss');
+  askBar.append(askWords, askButton, askDismiss);
+  for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'wheel']) {
+    askBar.addEventListener(type, (event) => event.stopPropagation());
+  }
+  view.stage.append(askBar);
+  const showAsk = ({ title, body }, mayAsk) => {
+    askTitle.textContent = title;
+    askBody.textContent = body;
+    askButton.hidden = !mayAsk;
+    askBar.hidden = false;
+  };
+  const hideAsk = () => { askBar.hidden = true; };
+  askButton.addEventListener('click', () => paste({ ask: true }));
+  askDismiss.addEventListener('click', hideAsk);
+
+  client.addEventListener('clipboardResult', ({ detail }) => {
+    if (detail.ok) return hideAsk();
+    const refusal = pasteRefusal(detail);
+    if (refusal) return showAsk(refusal, refusal.mayAsk);
+    hideAsk();
+    return notify(detail.reason);
+  });
 
   const showWhileViewing = () => {
     const viewing = ['viewing', 'starting'].includes(view.root.dataset.state);
     view.tools.show('paste', viewing && !view.core.session.started?.viewOnly);
-    if (!viewing) hide();
+    if (!viewing) {
+      hide();
+      hideAsk();
+    }
   };
   new MutationObserver(showWhileViewing).observe(view.root, { attributes: true, attributeFilter: ['data-state'] });
   showWhileViewing();

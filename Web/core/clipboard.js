@@ -13,7 +13,7 @@ const PREVIEW_CHARACTERS = 120;
  * The `clipboardSet` for what the device's clipboard holds (`{kind: 'text', text}` or `{kind: 'image', bytes}`
  * of a PNG), or `{error}` saying why it cannot go.
  */
-export function pasteMessage(content, { paste = true } = {}) {
+export function pasteMessage(content, { paste = true, ask = false } = {}) {
   const bytes = content.kind === 'text' ? new TextEncoder().encode(content.text) : content.bytes;
   if (content.kind === 'text' && bytes.length === 0) return { error: 'The clipboard of this device is empty.' };
   const limit = content.kind === 'text' ? MAX_TEXT_BYTES : MAX_IMAGE_BYTES;
@@ -24,8 +24,29 @@ export function pasteMessage(content, { paste = true } = {}) {
   if (content.kind === 'image' && !PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) {
     return { error: 'Only PNG images can be pasted onto the computer.' };
   }
-  return { message: { type: 'clipboardSet', kind: content.kind, data: encodeBase64(bytes), paste } };
+  const message = { type: 'clipboardSet', kind: content.kind, data: encodeBase64(bytes), paste };
+  return { message: ask ? { ...message, ask: true } : message };
 }
+
+/**
+ * What the viewer shows for a `clipboardResult` refused because this device may not paste (`notAllowed`), as the
+ * Screen tab does for viewing: `{title, body, mayAsk}` (`body` the host's reason, with the command; `mayAsk`: the
+ * computer can ask its user, so "Ask the computer" is offered), or null for any other result.
+ */
+export function pasteRefusal(result) {
+  if (result.ok || !result.notAllowed) return null;
+  const titles = {
+    denied: 'The computer said no',
+    timedOut: 'Nobody answered',
+    unavailable: 'The computer cannot ask',
+  };
+  return { title: titles[result.asked] ?? 'Not allowed to paste', body: result.reason ?? '',
+    mayAsk: result.asked !== 'unavailable' };
+}
+
+/** What the viewer shows while the computer's user has the question (`clipboardSet{ask:true}` sent). */
+export const PASTE_ASKING = { title: 'Asked the computer…',
+  body: 'Someone at the computer can allow this paste, or this device from now on.' };
 
 /**
  * What the bar shows for a `clipboardOffer`: `{kind, text}` (a one-line preview and the whole text),
