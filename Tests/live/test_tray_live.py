@@ -1,14 +1,17 @@
 """The tray: the real host's StatusNotifierItem and dbusmenu menu, read by a test tray host (a
 StatusNotifierWatcher on a private session bus, Tests/support/fake_tray_host.py) as a panel reads them, with a test
-notification server beside it. "Pair a device…" shows a PIN that pairs the reference client, "Allow screen" flips
-`touchdeck devices`, "Stop viewing" ends a live viewer, and the icon says while someone views; "Revoke…" asks first,
-recording starts and stops from the menu, "Open the deck" runs xdg-open with the address, and "Quit" ends the
-daemon cleanly."""
+notification server beside it. "Pair a device…" shows a PIN that pairs the reference client and the setup link's
+QR code, "Allow screen" flips `touchdeck devices`, "Stop viewing" ends a live viewer, and the icon says while someone
+views; "Revoke…" asks first, recording starts and stops from the menu, "Open the deck" runs xdg-open with the
+address, and "Quit" ends the daemon cleanly."""
 
+import io
 import json
 import os
+import pathlib
 import re
 import select
+import stat
 import subprocess
 import time
 
@@ -85,6 +88,36 @@ def desk(tmp_path):
         tray.stop()
 
 
+def check_pairing_qr(shown, host):
+    """The pairing notification: the setup page's link and the app's address in the body, and its QR code as a
+    PNG (mode 0600, in the runtime dir) named by the "image-path" hint: a square image of sensible size, black on
+    white, pixel for pixel the code qrencode makes of that link (the encoding is deterministic)."""
+    from PIL import Image, ImageChops
+
+    said = host.cli("status")  # not `pair`: a new PIN would replace the one shown
+    url = re.search(r"^TouchDeck on .* — (\S+)$", said, re.M).group(1)
+    setup = re.search(r"^Setup page for a new device: (\S+)$", said, re.M).group(1)
+    assert setup.startswith("http://") and setup.endswith("/setup"), setup
+    assert setup in shown["body"] and url in shown["body"], shown["body"]
+    assert shown["image"] and shown["image"].startswith("file:///"), shown
+    path = pathlib.Path(shown["image"][len("file://"):])
+    assert path.parent == host.home / "run", path
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    image = Image.open(path)
+    assert image.format == "PNG"
+    assert image.width == image.height and 150 <= image.width <= 1200, image.size
+    rgba = image.convert("RGBA")
+    assert rgba.getchannel("A").getextrema() == (255, 255), "opaque: readable on a dark notification too"
+    grey = rgba.convert("L")
+    assert grey.getextrema() == (0, 255) and sum(grey.histogram()[1:255]) == 0, "black modules on white"
+    assert grey.getpixel((0, 0)) == 255 and grey.getpixel((16, 16)) == 0, "a quiet zone, then the finder pattern"
+    made = subprocess.run(["qrencode", "-t", "PNG", "-m", "2", "-s", "8", "-o", "-", setup], capture_output=True,
+                          check=True, timeout=20).stdout
+    expected = Image.open(io.BytesIO(made)).convert("RGBA").convert("L")
+    assert expected.size == grey.size and ImageChops.difference(expected, grey).getbbox() is None, \
+        "the code is the setup link's"
+
+
 def test_the_tray_pairs_allows_the_screen_stops_a_viewer_and_shows_who_views(desk):
     tray, host = desk.tray, desk.host
     assert tray.ask("registered")["items"] == [f"org.kde.StatusNotifierItem-{host.process.pid}-1"]
@@ -97,7 +130,9 @@ def test_the_tray_pairs_allows_the_screen_stops_a_viewer_and_shows_who_views(des
 
     tray.click("Pair a device…", menu)
     eventually(lambda: any("PIN" in n["summary"] for n in desk.notifications()), "the PIN notification")
-    pin = next(n for n in desk.notifications() if "PIN" in n["summary"])["summary"].split()[-1]
+    shown = next(n for n in desk.notifications() if "PIN" in n["summary"])
+    pin = shown["summary"].split()[-1]
+    check_pairing_qr(shown, host)
 
     async def scenario():
         client = await DeckClient.connect(f"ws://127.0.0.1:{host.port}/ws")

@@ -52,7 +52,7 @@ def call(connection, sender, path, interface, method, parameters, invocation):
     app, _, icon, summary, body, actions, hints, _ = parameters.unpack()
     number = next(ids)
     write({"id": number, "app": app, "icon": icon, "summary": summary, "body": body, "actions": actions,
-           "urgency": hints.get("urgency")})
+           "urgency": hints.get("urgency"), "image": hints.get("image-path")})
     invocation.return_value(GLib.Variant("(u)", (number,)))
     if not actions:
         return

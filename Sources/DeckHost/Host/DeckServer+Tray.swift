@@ -89,8 +89,7 @@ extension DeckServer {
             let response = pair()
             guard let pin = response.pin else { return }
             log.notice("a PIN was asked for from the tray; it is shown in a desktop notification")
-            notifier.notify(
-                "TouchDeck: PIN \(pin)", "On the new device, open \(address) and type this PIN (5 minutes).")
+            showPairing(pin)
         case .allowScreen(let device, let on):
             guard let name = devices.record(id: device)?.name else { return }
             _ = allowScreen(name, on)
@@ -109,6 +108,28 @@ extension DeckServer {
         case .quit:
             log.notice("quit from the tray")
             kill(getpid(), SIGTERM)
+        }
+    }
+
+    /// The PIN and the QR code of the setup page (as `touchdeck pair` prints them): the code is a PNG, mode 0600,
+    /// in the user's runtime dir, shown by the notification's "image-path"; without qrencode or a runtime dir, the
+    /// PIN and the links alone.
+    private func showPairing(_ pin: String) {
+        let setup = SetupLink.page(forApp: address) ?? address
+        let title = "TouchDeck: PIN \(pin)"
+        let body =
+            "A new device: scan the code or open \(setup) (it offers the certificate, then asks for this PIN). "
+            + "A device that trusts this computer: open \(address) and type the PIN. Valid 5 minutes."
+        let (notifier, runtime) = (notifier, HostEnvironment.current["XDG_RUNTIME_DIR"])
+        Task.detached {
+            guard let runtime, runtime.hasPrefix("/"), let png = QRCode.png(setup) else {
+                return notifier.notify(title, body)
+            }
+            let path = runtime + "/touchdeck-pair.png"
+            try? FileManager.default.removeItem(atPath: path)
+            guard FileManager.default.createFile(atPath: path, contents: png, attributes: [.posixPermissions: 0o600])
+            else { return notifier.notify(title, body) }
+            notifier.notifyWithImage(title, body, path)
         }
     }
 

@@ -29,6 +29,8 @@ public struct Notifier: Sendable {
     }
 
     public let notify: @Sendable (_ title: String, _ body: String) -> Void
+    /// News with a picture: `image` is the path of a PNG the notification shows (its "image-path" hint).
+    public let notifyWithImage: @Sendable (_ title: String, _ body: String, _ image: String) -> Void
     /// Shows `question` and calls `answered` once with the key of the button pressed, or nil when it was closed
     /// without one; returns what withdraws it (then `answered` is not called), or nil when the desktop cannot ask
     /// (no notification server, or one without buttons). Blocks: call it off the actor.
@@ -39,18 +41,26 @@ public struct Notifier: Sendable {
         notify: @escaping @Sendable (_ title: String, _ body: String) -> Void,
         ask: @escaping @Sendable (Question, @escaping @Sendable (String?) -> Void) -> (@Sendable () -> Void)? = {
             _, _ in nil
-        }
+        },
+        notifyWithImage: (@Sendable (_ title: String, _ body: String, _ image: String) -> Void)? = nil
     ) {
         self.notify = notify
         self.ask = ask
+        self.notifyWithImage = notifyWithImage ?? { title, body, _ in notify(title, body) }
     }
 
     /// `notify-send` from PATH, detached; no notification daemon or no binary → nothing happens. Questions go
     /// over the session bus when its notification server shows buttons.
-    public static let desktop = Notifier(notify: notifySend, ask: askOnTheBus)
+    public static let desktop = Notifier(notify: notifySend, ask: askOnTheBus, notifyWithImage: notifySendImage)
 
     @Sendable private static func notifySend(_ title: String, _ body: String) {
         HostEnvironment.current.startInBackground("notify-send", ["--app-name=TouchDeck", title, body])
+    }
+
+    @Sendable private static func notifySendImage(_ title: String, _ body: String, _ image: String) {
+        let uri = URL(fileURLWithPath: image).absoluteString
+        HostEnvironment.current.startInBackground(
+            "notify-send", ["--app-name=TouchDeck", "--hint=string:image-path:\(uri)", title, body])
     }
 
     @Sendable private static func askOnTheBus(

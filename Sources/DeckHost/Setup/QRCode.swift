@@ -14,7 +14,16 @@ public enum QRCode {
         run(["-t", "UTF8", "-m", "2", "-o", "-", text])
     }
 
+    /// A PNG image of `text` (8 px a module, a 2-module margin), or nil when qrencode is not installed.
+    public static func png(_ text: String) -> Data? {
+        runData(["-t", "PNG", "-m", "2", "-s", "8", "-o", "-", text])
+    }
+
     private static func run(_ arguments: [String]) -> String? {
+        runData(arguments).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func runData(_ arguments: [String]) -> Data? {
         guard
             let tool = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first(where: {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -30,6 +39,6 @@ public enum QRCode {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 }
