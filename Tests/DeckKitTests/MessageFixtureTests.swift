@@ -22,7 +22,7 @@ let hostTypes = [
     "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState", "profiles",
     "profileImported",
     "recordDenied", "recordings", "recordingChunk", "screenPermission", "editPermission", "mediaState",
-    "clipboardResult", "clipboardOffer", "iconStored", "icon",
+    "clipboardResult", "clipboardOffer", "iconStored", "icon", "keyState",
 ]
 
 @Test func everyProtocolMessageHasAFixtureAndAReader() throws {

@@ -58,7 +58,10 @@ extension DeckServer {
     /// connection showed, so only the ones whose profile changed get a new layout.
     func profilesChanged(showing before: [ConnectionID: String]) {
         for (id, _) in authorizedConnections {
-            if before[id] != shownProfile(for: id) { sendSealed(layoutMessage(for: id), to: id) }
+            if before[id] != shownProfile(for: id) {
+                sendSealed(layoutMessage(for: id), to: id)
+                keyStatesShown(to: id)
+            }
             sendProfiles(to: id)
         }
     }
@@ -98,6 +101,7 @@ extension DeckServer {
     func saveConfig(_ changed: HostConfig) throws {
         try store.save(changed, to: .config)
         config = changed
+        syncStateCommands()
     }
 
     /// The profile messages a device sends.

@@ -60,6 +60,7 @@ extension DeckServer {
     /// The host is stopping: the viewer is told (`ended`) while the connection still stands, a recording
     /// is finalized, and the speakers are restored before the process goes.
     public func shutdown() async {
+        stopStateCommands()
         stopViewing(.ended)
         await letGoEverything()
         await stopRecording(.ended)

@@ -72,6 +72,8 @@ public actor DeckServer {
     /// Each device's submenu id, kept while the host runs: a click meant for one device never reaches another
     /// when the list changed after the panel read the menu.
     var trayDeviceIds: [String: Int32] = [:]
+    /// State commands that run and the keys' live looks (DeckServer+KeyState, issue 23).
+    var keyStates = KeyStates()
 
     /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(
@@ -167,6 +169,7 @@ public actor DeckServer {
             letGoAll(of: id)
             keyboard.lanes[id] = nil
             connections[id] = nil
+            syncStateCommands()
         }
     }
 
@@ -214,6 +217,7 @@ public actor DeckServer {
         sendVolume(to: id)
         sendRecordState(to: id)
         sendMediaState(to: id)
+        keyStatesShown(to: id)
     }
 
     /// Ends one session (it says goodbye the way its machine decides) and closes the connection.

@@ -71,23 +71,28 @@ public struct Button: Codable, Hashable, Sendable {
     public var kind: Kind
     /// Colour, icon and whether the label shows (PROTOCOL §6 "Looks"); its fields sit flat beside the kind's.
     public var look: KeyLook
+    /// A command whose output the key shows live (issue 23, StateSource.swift); nil for none. Wire name
+    /// `stateCommand` (`state` is a toggle's on/off).
+    public var stateCommand: StateSource?
 
     /// A button with a label, an action and (by default) the kind's own look.
-    public init(label: String, kind: Kind, look: KeyLook = .plain) {
+    public init(label: String, kind: Kind, look: KeyLook = .plain, stateCommand: StateSource? = nil) {
         self.label = label
         self.kind = kind
         self.look = look
+        self.stateCommand = stateCommand
     }
 
     private enum CodingKeys: String, CodingKey {
         case label, kind, appId, command, directory, displayId, fps, key, modifiers, text, enter, target, action
-        case pages, go, page, profile, hold
+        case pages, go, page, profile, hold, stateCommand
     }
 
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         label = try fields.decode(String.self, forKey: .label)
         look = try KeyLook(from: decoder)
+        stateCommand = try fields.decodeIfPresent(StateSource.self, forKey: .stateCommand)
         switch try fields.decode(String.self, forKey: .kind) {
         case "app": kind = .app(appId: try fields.decode(String.self, forKey: .appId))
         case "command": kind = .command(try fields.decode(String.self, forKey: .command))
@@ -132,6 +137,7 @@ public struct Button: Codable, Hashable, Sendable {
         try fields.encode(label, forKey: .label)
         try fields.encode(kind.name, forKey: .kind)
         try look.encode(to: encoder)
+        try fields.encodeIfPresent(stateCommand, forKey: .stateCommand)
         switch kind {
         case .app(let appId): try fields.encode(appId, forKey: .appId)
         case .command(let command): try fields.encode(command, forKey: .command)

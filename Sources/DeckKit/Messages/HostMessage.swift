@@ -34,6 +34,7 @@ public enum HostMessage: WireMessage {
     case clipboardOffer(ClipboardOffer)
     case iconStored(IconStored)
     case icon(Icon)
+    case keyState(KeyState)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -72,6 +73,7 @@ public enum HostMessage: WireMessage {
         case .clipboardOffer(let m): m
         case .iconStored(let m): m
         case .icon(let m): m
+        case .keyState(let m): m
         }
     }
 
@@ -111,5 +113,6 @@ public enum HostMessage: WireMessage {
         ClipboardOffer.type: { .clipboardOffer(try ClipboardOffer(from: $0)) },
         IconStored.type: { .iconStored(try IconStored(from: $0)) },
         Icon.type: { .icon(try Icon(from: $0)) },
+        KeyState.type: { .keyState(try KeyState(from: $0)) },
     ]
 }

@@ -131,6 +131,9 @@ CATALOGUE = {
     "iconStored": {"name": ("str", True)},
     "getIcon": {"name": ("str", True)},
     "icon": {"name": ("str", True), "data": (("base64", None), False)},
+    # A key's live look (PROTOCOL §6 "Live looks", issue 23).
+    "keyState": {"profile": ("str", True), "page": ("int", True), "index": ("int", True), "path": ("path", False),
+                 "look": ("livelook", True), "error": ("str", False)},
 }
 
 DEFAULTS = {
@@ -191,6 +194,7 @@ def _fits(kind, value):
         "str": lambda v: isinstance(v, str),
         "list": lambda v: isinstance(v, list),
         "button": is_button,
+        "livelook": is_live_look,
         # A named key, or one printable character (not a space: that is the named key `space`).
         "presskey": lambda v: v in PRESS_KEYS or (isinstance(v, str) and len(v) == 1 and v.isprintable()
                                                   and not v.isspace()),
@@ -239,6 +243,15 @@ def is_button(value):
         return value.get("go") in ("next", "previous") or (value.get("go") == "page" and type(value.get("page")) is int)
     needed = BUTTON_KINDS.get(value.get("kind"))
     return needed is not None and isinstance(value.get(needed), str)
+
+
+def is_live_look(value):
+    """{label?, color?, icon?, badge? (≤ 4 characters), state? on|off, value? 0…1} (PROTOCOL §6 "Live looks")."""
+    if not isinstance(value, dict) or not _is_look(value):
+        return False
+    return (isinstance(value.get("label", ""), str) and isinstance(value.get("badge", ""), str)
+            and len(value.get("badge", "")) <= 4 and value.get("state", "off") in TOGGLE_STATES
+            and type(value.get("value", 0)) in (int, float) and 0 <= value.get("value", 0) <= 1)
 
 
 def _is_held(value):
