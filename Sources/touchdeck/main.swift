@@ -4,7 +4,7 @@ import Foundation
 
 let commands: [any Command.Type] = [
     ServeCommand.self, PairCommand.self, DevicesCommand.self, StatusCommand.self, DisconnectViewerCommand.self,
-    RecordCommand.self, ProfileCommand.self, DoctorCommand.self,
+    RecordCommand.self, ProfileCommand.self, DoctorCommand.self, KeyCommand.self, PressCommand.self,
 ]
 
 /// Parses, validates and runs one subcommand; returns the exit code.

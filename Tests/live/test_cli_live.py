@@ -177,7 +177,7 @@ def test_record_stop_says_the_saved_files_size_as_the_web_client_does(tmp_path):
 def test_help_says_what_each_command_does():
     out = subprocess.run([str(BINARY), "--help"], capture_output=True, text=True, check=True).stdout
     listed = out.split("commands:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    names = ["serve", "pair", "devices", "status", "disconnect-viewer", "record", "profile", "doctor"]
+    names = ["serve", "pair", "devices", "status", "disconnect-viewer", "record", "profile", "doctor", "key", "press"]
     assert [line.split()[0] for line in listed] == names, out
     for line in listed:
         assert len(line.split(None, 1)[1]) >= 15, f"no description: {line!r}"

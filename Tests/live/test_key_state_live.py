@@ -4,6 +4,7 @@ hangs, prints invalid JSON or crashes is contained and reported, crashes back of
 the host (its process group, found through /proc)."""
 
 import asyncio
+import json
 import os
 import pathlib
 import time
@@ -168,9 +169,10 @@ def test_no_command_outlives_its_key_or_the_host(host):
 
     async def scenario():
         client, _, _ = await paired_device(host, "Deck")
+        # One key at a time: waiting for the second key's layout drops what else arrives meanwhile.
         await set_key(client, 0, state_key(command(deleted)))
-        await set_key(client, 1, state_key(command(kept)))
         await key_states_until(client, lambda m: m["index"] == 0 and m["look"].get("label") == "up")
+        await set_key(client, 1, state_key(command(kept)))
         await key_states_until(client, lambda m: m["index"] == 1 and m["look"].get("label") == "up")
         assert eventually(lambda: len(processes_with(deleted)) >= 2 and len(processes_with(kept)) >= 2)
         groups = set(processes_with(deleted).values())
@@ -191,3 +193,75 @@ def test_no_command_outlives_its_key_or_the_host(host):
     host.stop()
     assert not processes_in(kept_groups), processes_in(kept_groups)
     assert not processes_with(kept) and not processes_with(deleted)
+
+
+def test_key_set_100_times_reaches_a_device_and_leaves_config_json_unchanged(host):
+    count = 100
+
+    def script():
+        for number in range(1, count + 1):
+            host.cli("key", "set", "0", "0", "--label", f"n{number}", "--badge", str(number % 10))
+            time.sleep(0.1)
+
+    async def scenario():
+        client, _, _ = await paired_device(host, "Deck")
+        await set_key(client, 0, {"label": "Plain", "kind": "command", "command": "true"})
+        before = (host.config_dir / "config.json").read_bytes()
+        driving = asyncio.create_task(asyncio.to_thread(script))
+        states = await key_states_until(client, lambda m: m["look"].get("label") == f"n{count}", timeout=60)
+        await driving
+        after = (host.config_dir / "config.json").read_bytes()
+        await client.close()
+        return [m for _, m in states], before, after
+
+    states, before, after = run(scenario())
+    numbers = [int(m["look"]["label"][1:]) for m in states]
+    assert numbers == sorted(numbers) and len(numbers) <= count, numbers
+    assert states[-1] == {"type": "keyState", "profile": "Default", "page": 0, "index": 0,
+                          "look": {"label": f"n{count}", "badge": "0"}}
+    assert after == before, "key set without --save must not write config.json"
+    shown = json.loads(host.cli("key", "get", "0", "0"))
+    assert shown == {"profile": "Default", "page": 0, "slot": 0, "live": {"label": f"n{count}", "badge": "0"},
+                     "button": {"label": "Plain", "kind": "command", "command": "true"}}, shown
+
+
+def test_key_set_with_save_persists_and_a_bad_look_is_refused(host):
+    async def scenario():
+        client, _, _ = await paired_device(host, "Deck")
+        await set_key(client, 0, {"label": "Plain", "kind": "command", "command": "true"})
+        printed = host.cli("key", "set", "0", "0", "--label", "Saved", "--color", "red", "--icon", "🎙",
+                           "--state", "on", "--save")
+        received = [await client.recv(timeout=10)]
+        while not ({"layout", "keyState"} <= {m["type"] for m in received}):
+            received.append(await client.recv(timeout=10))
+        await client.close()
+        return json.loads(printed), received
+
+    printed, received = run(scenario())
+    saved = host.saved_layout()["pages"][0][0]
+    assert saved == {"label": "Saved", "kind": "command", "command": "true", "color": "red",
+                     "icon": {"emoji": "🎙"}}, saved
+    layout = next(m for m in received if m["type"] == "layout")
+    assert layout["pages"][0][0] == saved
+    state = [m for m in received if m["type"] == "keyState"][-1]
+    assert state["look"] == {"state": "on"}, state
+    assert printed["button"] == saved and printed["live"] == {"state": "on"}
+    assert "color is one of red" in host.cli_failure("key", "set", "0", "0", "--color", "mauve")
+    assert "no key on page 0, slot 5 of Default" in host.cli_failure("key", "get", "0", "5")
+    assert host.saved_layout()["pages"][0][0] == saved
+
+
+def test_press_presses_the_key_and_prints_the_result(host, tmp_path):
+    touched = tmp_path / "pressed"
+
+    async def scenario():
+        client, _, _ = await paired_device(host, "Deck")
+        await set_key(client, 0, {"label": "Touch", "kind": "command", "command": f"touch {touched}"})
+        await set_key(client, 1, {"label": "Fail", "kind": "command", "command": "echo broken; exit 4"})
+        await client.close()
+
+    run(scenario())
+    assert host.cli("press", "0", "0") == "ok\n"
+    assert touched.exists()
+    assert "exit 4: broken" in host.cli_failure("press", "0", "1")
+    assert "no key on page 0, slot 2 of Default" in host.cli_failure("press", "0", "2")

@@ -10,6 +10,9 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         /// `touchdeck profile list|switch|export|import|delete|rename` (`name` is the profile's, `newName` a rename's
         /// new name, `file` an import's text).
         case profiles, switchProfile, exportProfile, importProfile, deleteProfile, renameProfile
+        /// `touchdeck key set|get` and `touchdeck press` (issue 23): `page`, `slot`, `profile` (nil: the shared
+        /// current one); for `keySet` a partial look as a state line (`look`) and `save`.
+        case keySet, keyGet, press
     }
 
     public var command: Command
@@ -30,6 +33,14 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var session: Bool?
     /// For `importProfile`: the profile file's text.
     public var file: String?
+    /// For `keySet`, `keyGet` and `press`: the key's page and slot (0-based) and profile.
+    public var page: Int?
+    public var slot: Int?
+    public var profile: String?
+    /// For `keySet`: the live look, one JSON object as a state command prints it; `save` also writes its label,
+    /// colour and icon to the key in the config.
+    public var look: String?
+    public var save: Bool?
 
     public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command
@@ -128,6 +139,10 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     public var profiles: [ProfileSummary]?
     /// `exportProfile`: the profile file's text.
     public var file: String?
+    /// `keySet` and `keyGet`: the key as JSON (`profile`, `page`, `slot`, `button`, `live`, `error`); `press`: what
+    /// the press did (`ok`, or why not).
+    public var key: String?
+    public var pressed: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

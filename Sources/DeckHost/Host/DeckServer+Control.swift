@@ -22,6 +22,7 @@ extension DeckServer {
         case .record: return await record(request)
         case .profiles, .switchProfile, .exportProfile, .importProfile, .deleteProfile, .renameProfile:
             return profileControl(request)
+        case .keySet, .keyGet, .press: return await keyControl(request)
         }
     }
 
