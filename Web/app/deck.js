@@ -7,6 +7,7 @@ import { mediaLook, NO_PLAYER, readMediaState } from '../core/media-state.js';
 import { keyColor, keyIcon, showsLabel } from '../core/looks.js';
 import { pagesAt, pageTurnName, turnPage } from '../core/folders.js';
 import { isHoldKey, KeyHolds, touchMeaning } from '../core/key-hold.js';
+import { KeyStates, liveButton } from '../core/key-state.js';
 import { ICONS } from './icons.js';
 
 export const LONG_PRESS_MS = 450;
@@ -51,6 +52,9 @@ export class DeckView {
     this.current = 0;
     this.looks = new PressLooks();
     this.media = NO_PLAYER;
+    // Live looks (PROTOCOL §6 "Live looks"): the latest keyState of each key, drawn over its configured look.
+    this.live = new KeyStates();
+    this.profile = '';
     this.editable = true;
     this.strip = document.createElement('div');
     this.strip.className = 'page-strip';
@@ -63,10 +67,81 @@ export class DeckView {
    * Shows the host's layout; the grid only ever changes here. The folder shown stays open while it is still
    * there (another device may have deleted it: then the deepest folder of the path that is left).
    */
-  show(pages) {
+  show(pages, profile = this.profile) {
     this.deck = pages;
+    this.profile = profile ?? '';
+    // Live looks stay on keys still in their place; the host sends them again for another profile.
+    this.live.keepSame(this.profile, (path, page, index) => pagesAt(pages, path)?.[page]?.[index] ?? null);
     while (this.path.length && !pagesAt(pages, this.path)) this.current = this.path.pop().from;
     this.#draw();
+  }
+
+  /**
+   * A `keyState`: kept (for redraws and folders opened later) and, when its key shows, drawn in place: a finger on
+   * the key keeps its press, and ten a second per key touch only that key's face.
+   */
+  showKeyState(message) {
+    const path = Array.isArray(message?.path) ? message.path : [];
+    const shown = message?.profile === this.profile;
+    const button = shown ? pagesAt(this.deck, path)?.[message.page]?.[message.index] ?? null : undefined;
+    const state = this.live.receive(message, button ?? undefined);
+    if (!state || !shown || !samePath(state.path, this.folderPath) || this.#isBack(state.page, state.index)) return;
+    const key = this.keyAt(state.page, state.index);
+    const configured = this.pages[state.page]?.[state.index];
+    if (key && configured) this.#showLive(key, configured, state.page, state.index);
+  }
+
+  /** The live look and error of a key of the profile shown (for its edit sheet), or null. */
+  keyStateAt(page, index, path = []) { return this.live.get(this.profile, path, page, index); }
+
+  /** The connection was lost: live looks go (the host sends them again after authorization). */
+  forgetKeyStates() {
+    if (!this.live.size) return;
+    this.live.clear();
+    for (const key of this.strip.querySelectorAll('.key[data-live-shown]')) {
+      const button = this.pages[key.dataset.page]?.[key.dataset.index];
+      if (button) this.#showLive(key, button, Number(key.dataset.page), Number(key.dataset.index));
+    }
+  }
+
+  /**
+   * Draws `button` with its live look (if any) on `key`, in place: the colour, the on/off look and the marks
+   * (badge, value bar, error mark) change on the key as it is; the face's label and icon are built again only
+   * when they change.
+   */
+  #showLive(key, button, page, index) {
+    const state = this.live.get(this.profile, this.folderPath, page, index);
+    const live = liveButton(button, state);
+    const shown = live.button;
+    if (state) key.dataset.liveShown = ''; else delete key.dataset.liveShown;
+    if (keyColor(shown)) key.dataset.color = keyColor(shown); else delete key.dataset.color;
+    const face = key.querySelector('.face');
+    const look = JSON.stringify([shown.label, shown.icon ?? null, shown.hideLabel ?? null]);
+    if (key._look !== look) {
+      key._look = look;
+      face.replaceChildren(...this.#faceContent(shown));
+      if (shown.kind === 'media') this.#showMediaLook(key, shown);
+      key.setAttribute('aria-label', shownLabel(shown));
+    }
+    if (live.state) key.dataset.live = live.state; else delete key.dataset.live;
+    let badge = face.querySelector('.live-badge');
+    if (live.badge && !badge) face.append(badge = span('live-badge'));
+    if (badge && !live.badge) badge.remove();
+    else if (badge && badge.textContent !== live.badge) badge.textContent = live.badge;
+    let bar = face.querySelector('.live-value');
+    if (live.value != null && !bar) {
+      face.append(bar = span('live-value'));
+      bar.append(span('live-value-fill'));
+    }
+    if (bar && live.value == null) bar.remove();
+    else if (bar) bar.style.setProperty('--value', String(live.value));
+    let mark = face.querySelector('.live-error');
+    if (live.error && !mark) face.append(mark = text('span', 'live-error', '!'));
+    if (mark && !live.error) mark.remove();
+    key.classList.toggle('state-failed', Boolean(live.error));
+    // The reason is the key's title and, for screen readers, its description.
+    if (live.error) key.title = `State command: ${live.error}`; else key.removeAttribute('title');
+    key.setAttribute('aria-description', live.error ? `State command failed: ${live.error}` : key._description ?? '');
   }
 
   /** Another deck comes (another profile): the next `show` starts on its first page, no folder open. */
@@ -107,7 +182,8 @@ export class DeckView {
    */
   updateIcons() {
     for (const key of this.strip.querySelectorAll('.key[data-page]')) {
-      const button = this.pages[key.dataset.page]?.[key.dataset.index];
+      const configured = this.pages[key.dataset.page]?.[key.dataset.index];
+      const button = configured && liveButton(configured, this.keyStateAt(key.dataset.page, key.dataset.index, this.folderPath)).button;
       const icon = button && keyIcon(button, this.iconFor, this.imageFor);
       if (!icon?.src || key.querySelector('.icon')) continue;
       key.querySelector('.label').before(iconElement(icon));
@@ -319,14 +395,16 @@ export class DeckView {
     const hold = isHoldKey(button, this.hostProtocol());
     key.classList.toggle('hold-key', hold);
     key.classList.toggle('held', hold && this.holds.isHeld({ page, index, path: this.folderPath }));
-    key.setAttribute('aria-description', !button ? this.#emptyHint()
-      : hold ? 'Held down on the computer while pressed' : 'Runs on the computer');
+    key._description = !button ? this.#emptyHint() : hold ? 'Held down on the computer while pressed' : 'Runs on the computer';
+    key.setAttribute('aria-description', key._description);
     const face = document.createElement('span');
     face.className = 'face';
     face.append(...(button ? this.#faceContent(button) : [text('span', 'plus', '+')]));
     key.append(span('lip'), face);
     if (button) key.append(this.#editAction(button, page, index));
     if (button?.kind === 'media') this.#showMediaLook(key, button);
+    key._look = button ? JSON.stringify([button.label, button.icon ?? null, button.hideLabel ?? null]) : '';
+    if (button && this.live.get(this.profile, this.folderPath, page, index)) this.#showLive(key, button, page, index);
     this.#attachPress(key, button, page, index);
     return key;
   }

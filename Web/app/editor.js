@@ -8,6 +8,7 @@ import { hotkeyFields } from './hotkey-fields.js';
 import { CompoundFields } from './compound-fields.js';
 import { lookFields } from './look-fields.js';
 import { folderDepth, MAX_FOLDER_DEPTH, mayAddFolder } from '../core/folders.js';
+import { readStateCommand, stateCommandFields, withStateCommand } from '../core/key-state.js';
 
 const KINDS = [
   'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'multi', 'toggle', 'folder', 'page', 'profile',
@@ -36,6 +37,10 @@ export class EditSheet {
     this.hotkey = hotkeyFields(dialog, { onChange: () => this.#showDefaultLabel() });
     this.compound = new CompoundFields(dialog, { onChange: () => this.#showDefaultLabel() });
     this.looks = lookFields(dialog, { pickApp, appName, iconFor, storeImage, imageFor });
+    // A key's state command (PROTOCOL §6 "Live looks"), any kind: kept when the key is saved, and its last error.
+    this.stateCommand = dialog.querySelector('#edit-state-command');
+    this.stateEvery = dialog.querySelector('#edit-state-every');
+    this.stateError = dialog.querySelector('#edit-state-error');
     this.pageGo = dialog.querySelector('#edit-page-go');
     this.pageNumber = dialog.querySelector('#edit-page-number');
     this.profileFields = profileFields(dialog, profiles);
@@ -103,6 +108,10 @@ export class EditSheet {
     this.compound.fill(button);
     this.looks.fill(button);
     this.profileFields.fill(button);
+    const state = stateCommandFields(button);
+    this.stateCommand.value = state.command;
+    this.stateEvery.value = state.every;
+    this.showKeyState(null);
     this.#setApp(button?.appId ?? '');
     this.callbacks.recordFields?.fill(button); // recording: monitor and fps (Web/app/recordings.js)
     this.deleteButton.hidden = !existing;
@@ -128,6 +137,22 @@ export class EditSheet {
     this.open(pending.page, pending.index, pending.button, pending.existing, pending.path);
     this.error.textContent = message;
     return true;
+  }
+
+  /**
+   * The key's live look came (`message`: the keyState, for the sheet open on that key only; absent: the key the
+   * sheet opened with): its state command's last error shows under the field, or nothing once a run works.
+   */
+  showKeyState(state, message) {
+    if (message) {
+      const path = message.path ?? [];
+      const slot = this.slot;
+      if (!this.dialog.open || !slot || slot.page !== message.page || slot.index !== message.index
+        || JSON.stringify(slot.path.map(({ page, index }) => ({ page, index }))) !== JSON.stringify(path.map(({ page, index }) => ({ page, index })))) return;
+    }
+    const error = state?.error ?? '';
+    this.stateError.textContent = error ? `The state command failed: ${error}` : '';
+    this.stateError.hidden = !error;
   }
 
   /** The profiles there are changed (PROTOCOL §6 "Profiles"): the profile key's list follows. */
@@ -192,8 +217,11 @@ export class EditSheet {
     if (kind === 'folder' && this.original?.kind === 'folder') button.pages = this.original.pages;
     if (kind === 'page') Object.assign(button, this.#pageTurn());
     if (kind === 'profile') button.profile = this.profileFields.read();
-    return Object.assign(button, this.looks.read());
+    Object.assign(button, this.looks.read());
+    return withStateCommand(button, this.#stateFields());
   }
+
+  #stateFields() { return { command: this.stateCommand.value, every: this.stateEvery.value }; }
 
   #pageTurn() {
     const go = this.pageGo.value;
@@ -218,7 +246,8 @@ export class EditSheet {
   #save() {
     const draft = this.#button(this.label.value.trim());
     const button = { ...draft, label: draft.label || defaultLabel(draft) };
-    const problem = this.#problem(button) || this.looks.problem() || (!button.label ? 'Give the button a label.' : '');
+    const problem = this.#problem(button) || this.looks.problem() || readStateCommand(this.#stateFields()).problem
+      || (!button.label ? 'Give the button a label.' : '');
     if (problem) {
       this.error.textContent = problem;
       return;

@@ -101,7 +101,10 @@ function start() {
       const button = pagesAt(layout, path)?.[page]?.[index] ?? null;
       // A kind this app does not know would lose its other fields if saved back (PROTOCOL §6): pressed, never edited.
       if (button && !isKnownKind(button.kind)) toast(cannotEdit(button));
-      else if (editLock.mayEdit()) editor.open(page, index, button, Boolean(button), path);
+      else if (editLock.mayEdit()) {
+        editor.open(page, index, button, Boolean(button), path);
+        editor.showKeyState(deck.keyStateAt(page, index, path)); // its state command's last error, if any
+      }
       else editLock.explain();
     },
     iconFor,
@@ -148,6 +151,7 @@ function start() {
       deck.forgetRunning();
       deck.dropHolds(); // the host let go of what this connection held when it closed
       deck.showMedia(null); // a player seen before may be gone; the host says again after authorization
+      deck.forgetKeyStates(); // live looks too: the host sends them again after authorization
     }
   });
   // A save the host refused as a bad message (an open target it does not take…) goes back to the sheet.
@@ -177,7 +181,7 @@ function start() {
       app.dataset.grid = grid;
       resize();
     }
-    deck.show(layout);
+    deck.show(layout, detail.profile);
     // App keys and app icons show their pictures; the catalog comes once, the first time a layout needs one.
     if (!appsAsked && allButtons(layout).some((button) => iconApp(button))) {
       appsAsked = client.send({ type: 'listApps' });
@@ -205,6 +209,11 @@ function start() {
     editor.profileAdded(detail.name, `Imported as “${detail.name}”.`, true);
   });
   client.addEventListener('mediaState', ({ detail }) => deck.showMedia(detail));
+  // Live looks (PROTOCOL §6 "Live looks"): drawn on the key in place; an open edit sheet of that key shows its error.
+  client.addEventListener('keyState', ({ detail }) => {
+    deck.showKeyState(detail);
+    if (detail?.profile === shownProfile) editor.showKeyState(deck.keyStateAt(detail.page, detail.index, detail.path ?? []), detail);
+  });
   client.addEventListener('keypadResult', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('typed', ({ detail }) => { if (!detail.ok) toast(detail.reason); });
   client.addEventListener('volume', ({ detail }) => gauge.show(detail));
