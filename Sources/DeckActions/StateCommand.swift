@@ -241,38 +241,17 @@ public final class StateCommandRun: @unchecked Sendable {
         return code == 127 ? "command not found (exit 127)" : "exit \(code)"
     }
 
-    /// `posix_spawn` in a new session (so its pid is its process group), stdin and stderr on /dev/null, stdout to
-    /// `output`, default signals.
+    /// Started detached (`DetachedProcess.launch`: a new session, so its pid is its process group), stdin and
+    /// stderr on /dev/null, stdout to `output`.
     private static func spawn(
         _ arguments: [String], environment: [String: String], directory: String?, output: Int32
     ) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        GlibcExtras.closeFrom3(&actions)
-        if let directory { GlibcExtras.changeDirectory(&actions, directory) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        let flags = GlibcExtras.spawnSetsid | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
+        do {
+            return .success(
+                try DetachedProcess.launch(
+                    arguments, environment: environment, directory: directory, output: output, errors: nil))
+        } catch {
+            return .failure(error)
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else { return .failure(.spawnFailed(program: arguments[0], errno: result)) }
-        return .success(pid)
     }
 }

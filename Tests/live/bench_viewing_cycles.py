@@ -16,19 +16,11 @@ sys.path.insert(0, str(HERE.parents[0] / "interop"))
 sys.path.insert(0, str(HERE))
 os.environ.setdefault("TOUCHDECK_BIN", str(HERE.parents[1] / ".build" / "release" / "touchdeck"))
 
-from daemon import Daemon  # noqa: E402
+from daemon import Daemon, rss  # noqa: E402
 from livehelpers import paired_device  # noqa: E402
 
 CYCLES = 2000
 EVERY = 250
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def cycles(host):
@@ -46,7 +38,7 @@ async def cycles(host):
         await client.send({"type": "stopScreen"})
         await client.recv_type("screenStopped", timeout=20)
         if cycle % EVERY == 0:
-            samples.append(rss_mb(host.process.pid))
+            samples.append(rss(host.process.pid) / (1 << 20))
     await client.close()
     return samples
 

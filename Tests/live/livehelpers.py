@@ -6,7 +6,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
-from daemon import BINARY, ROOT, Daemon, free_port  # noqa: E402,F401
+from daemon import BINARY, ROOT, Daemon, free_port, rss  # noqa: E402,F401
 
 from touchdeck.client import DeckClient  # noqa: E402
 

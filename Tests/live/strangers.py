@@ -129,15 +129,6 @@ def parse_frame(data):
     return opcode, data[offset:offset + length], data[offset + length:]
 
 
-def rss_kib(pid):
-    """The process's resident memory in KiB, from /proc."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
 async def hello_answered(client, name="stranger"):
     """Says hello and returns the host's answer (needPairing): proof the host admitted the connection."""
     await client.send_plain({"type": "hello", "name": name})

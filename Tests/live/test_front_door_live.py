@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from livehelpers import Daemon, paired_device, reconnect, run
+from livehelpers import Daemon, paired_device, reconnect, rss, run
 from strangers import (FRONT_DOOR_ENV, PRE_AUTH_MAX, RawSocket, close_all, frame, hello_answered, loopback,
-                       open_strangers, rss_kib, spread, stranger)
+                       open_strangers, spread, stranger)
 from touchdeck.client import DeckClient
 from touchdeck.transports import Closed
 
@@ -84,13 +84,13 @@ def test_a_message_over_64_KiB_before_authorization_closes_with_1009(daemon):
 def test_strangers_holding_unfinished_large_messages_cost_little_memory(daemon):
     async def scenario():
         device, _, _ = await paired_device(daemon, "Tablet")
-        before = rss_kib(daemon.process.pid)
+        before = rss(daemon.process.pid) // 1024
         strangers = [RawSocket(daemon.port, address) for address in spread(64, 8)]
         # Each announces a 16 MiB message and sends 2 MiB of it: 128 MiB if the host buffered them all.
         unfinished = frame(b"x" * (2 << 20), announce=16 * 1024 * 1024 - 1)
         for raw in strangers:
             raw.send(unfinished)
-        grown = rss_kib(daemon.process.pid) - before
+        grown = rss(daemon.process.pid) // 1024 - before
         assert grown < 48 * 1024, f"the host grew by {grown} KiB for 64 strangers"
         codes = [raw.read_until_close()[1] for raw in strangers]
         assert codes == [1009] * 64, "each unfinished 16 MiB message is refused at its first piece"

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from h264check import psnr, reference_luma, luma
-from livehelpers import Daemon, paired_device, run
+from livehelpers import Daemon, paired_device, rss, run
 from touchdeck.packets import parse_video
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
@@ -262,14 +262,6 @@ def test_touches_arrive_as_clicks_wheel_and_drags_in_an_x_client(host, screen, t
     assert any((m["x"], m["y"]) == (384, 216) for m in moves), moves
 
 
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def test_a_viewer_that_stops_reading_costs_bounded_memory_and_gets_a_keyframe_after(host, screen):
     painter = Painter(screen.display, rate=60)
 
@@ -280,10 +272,10 @@ def test_a_viewer_that_stops_reading_costs_bounded_memory_and_gets_a_keyframe_af
         painter.start()
         for _ in range(30):
             await next_video(client)
-        before = rss_mb(host.process.pid)
+        before = rss(host.process.pid) / (1 << 20)
         client.pause_reading()
         await asyncio.sleep(5)
-        during = rss_mb(host.process.pid)
+        during = rss(host.process.pid) / (1 << 20)
         client.resume_reading()
         keyframe = None
         ends = time.monotonic() + 15

@@ -12,21 +12,13 @@ import os
 import threading
 import time
 
-from livehelpers import Daemon, paired_device, reconnect, run
+from livehelpers import Daemon, paired_device, reconnect, rss, run
 from touchdeck.transports import Closed
 
 MIB = 1024 * 1024
 ALLOWED_GROWTH = 64 * MIB
 CHUNK = 262144  # PROTOCOL §6: the data of one recordingChunk
 KEEP_ALIVE = 15  # PROTOCOL §0
-
-
-def rss(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
 
 
 class PeakRSS:

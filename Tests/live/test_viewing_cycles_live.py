@@ -9,21 +9,13 @@ then grew the host by some 80 MiB."""
 import asyncio
 import time
 
-from livehelpers import Daemon, paired_device, run
+from livehelpers import Daemon, paired_device, rss, run
 
 MIB = 1024 * 1024
 CYCLES = 2000
 WARM = 250
 # Flat: what the allocator's arenas may still move by, far below the 80 MiB the old per-cycle growth made.
 ALLOWED_GROWTH = 16 * MIB
-
-
-def rss(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
 
 
 def test_two_thousand_viewings_leave_the_hosts_memory_flat(tmp_path):

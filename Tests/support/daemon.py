@@ -127,3 +127,12 @@ class Daemon:
 
     def log(self):
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def rss(pid):
+    """A process's resident memory in bytes (VmRSS, from /proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")

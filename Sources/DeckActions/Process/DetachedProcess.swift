@@ -21,31 +21,42 @@ extension SpawnError: CustomStringConvertible {
 /// Starts programs in their own session (`setsid`), stdin on /dev/null and no inherited descriptors, so
 /// they outlive the host, never get its terminal's signals and do not keep its sockets open.
 enum DetachedProcess {
-    /// Starts `arguments[0]` (an absolute path) and returns a handle that reaps it.
+    /// Starts `arguments[0]` (an absolute path) and returns a handle that reaps it; its stdout and stderr go to
+    /// `output` (or /dev/null).
     static func spawn(
         _ arguments: [String], environment: [String: String], directory: String?, output: Int32? = nil
     ) throws(SpawnError) -> ChildExit {
+        ChildExit(
+            pid: try launch(arguments, environment: environment, directory: directory, output: output, errors: output))
+    }
+
+    /// Starts `arguments[0]` (an absolute path) with stdout to `output` and stderr to `errors` (each /dev/null when
+    /// nil) and returns its pid, which is also its process group's: for a caller that reaps it itself.
+    static func launch(
+        _ arguments: [String], environment: [String: String], directory: String?, output: Int32?, errors: Int32?
+    ) throws(SpawnError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        redirect(&actions, output: output, directory: directory)
+        redirect(&actions, output: output, errors: errors, directory: directory)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         detach(&attributes)
-        let pid = try start(arguments, environment: environment, actions: &actions, attributes: &attributes)
-        return ChildExit(pid: pid)
+        return try start(arguments, environment: environment, actions: &actions, attributes: &attributes)
     }
 
-    /// stdin from /dev/null, stdout and stderr to `output` (or /dev/null), nothing else inherited.
-    private static func redirect(_ actions: inout posix_spawn_file_actions_t, output: Int32?, directory: String?) {
+    /// stdin from /dev/null, stdout to `output` and stderr to `errors` (or /dev/null), nothing else inherited.
+    private static func redirect(
+        _ actions: inout posix_spawn_file_actions_t, output: Int32?, errors: Int32?, directory: String?
+    ) {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        for (descriptor, target) in [(Int32(1), output), (2, errors)] {
+            if let target {
+                posix_spawn_file_actions_adddup2(&actions, target, descriptor)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            }
         }
         GlibcExtras.closeFrom3(&actions)
         if let directory { GlibcExtras.changeDirectory(&actions, directory) }
