@@ -23,7 +23,7 @@ public enum Launch: Hashable, Sendable {
         case .terminal(let directory): self = .terminal(directory: directory)
         case .open(let target): self = .open(target)
         case .media(let action): self = .media(action)
-        case .record, .hotkey, .text, .multi, .toggle, .folder, .page, .profile: return nil
+        case .record, .hotkey, .text, .micMute, .multi, .toggle, .folder, .page, .profile: return nil
         }
     }
 }

@@ -65,6 +65,7 @@ func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
     #expect(body.layout.button(page: 0, index: 0) == Button(label: "Blog", kind: .command("blogrun")))
     #expect(body.layout.button(page: 0, index: 5) == Button(label: "Home", kind: .terminal(directory: "")))
     #expect(body.layout.button(page: 0, index: 1) == Button(label: "Music", kind: .media(.playPause)))
+    #expect(body.layout.button(page: 0, index: 4) == Button(label: "Mic", kind: .micMute))
 }
 
 @Test func theProfileFixturesCarryAProfileKeyAndAFileThisHostReads() throws {

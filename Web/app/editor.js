@@ -11,7 +11,7 @@ import { folderDepth, MAX_FOLDER_DEPTH, mayAddFolder } from '../core/folders.js'
 import { readStateCommand, stateCommandFields, withStateCommand } from '../core/key-state.js';
 
 const KINDS = [
-  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'multi', 'toggle', 'folder', 'page', 'profile',
+  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'multi', 'toggle', 'folder', 'page', 'profile',
 ];
 
 

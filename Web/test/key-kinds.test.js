@@ -35,6 +35,8 @@ test('text and open keys default to the first line and the address', () => {
   assert.equal(defaultLabel({ kind: 'open', target: '~' }), '~');
   assert.equal(defaultLabel({ kind: 'open', target: 'javascript:alert(1)' }), '', 'no name from a target refused');
   assert.equal(defaultLabel({ kind: 'command', command: 'ls' }), '', 'the old kinds still need a label');
+  assert.equal(defaultLabel({ kind: 'micMute' }), 'Mic');
+  assert.ok(isKnownKind('micMute'), 'a micMute key is edited, not only pressed');
 });
 
 test('a media key is named after its action', () => {

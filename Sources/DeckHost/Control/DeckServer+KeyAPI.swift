@@ -93,6 +93,7 @@ extension DeckServer {
         case .record, .multi, .toggle:
             result = .failed("a \(button.kind.name) key cannot be pressed from the command line yet")
         case .hotkey, .text: result = await typingKeyResult(button.kind)
+        case .micMute: result = await desktop.mic.toggleMute()
         case .profile(let name):
             do {
                 try switchProfile(to: name, device: nil)

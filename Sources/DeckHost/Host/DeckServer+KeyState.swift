@@ -1,4 +1,5 @@
 import DeckActions
+import DeckDesktop
 import DeckKit
 import DeckTransport
 import Foundation
@@ -19,7 +20,7 @@ struct KeyStates {
     }
 
     /// What a key shows over its configured look, and the button it was shown for (a changed key drops it).
-    struct Shown {
+    struct Shown: Equatable {
         var button: Button
         var look: LiveLook
         var error: String?
@@ -28,6 +29,8 @@ struct KeyStates {
     var running: [KeySpot: Running] = [:]
     var shown: [KeySpot: Shown] = [:]
     var coalescer = LookCoalescer<KeySpot>()
+    /// The microphone's state `micMute` keys last showed (nil: none reported yet, `desktop.mic` has it).
+    var mic: MicState?
     let epoch = ContinuousClock.now
 
     var seconds: Double {
@@ -44,7 +47,8 @@ extension DeckServer {
             for (page, keys) in pages.enumerated() {
                 for (index, key) in keys.enumerated() {
                     guard let key else { continue }
-                    if key.stateCommand != nil {
+                    // A micMute key's look is the microphone's (DeckServer+MicKeys); its state command does not run.
+                    if key.stateCommand != nil, key.kind != .micMute {
                         found[KeySpot(profile: profile, page: page, index: index, path: path)] = key
                     }
                     if case .folder(let inner) = key.kind {
@@ -92,10 +96,11 @@ extension DeckServer {
         for (spot, shown) in keyStates.shown where button(at: spot) != shown.button {
             forgetShown(spot)
         }
+        syncMicKeys(profiles: profiles)
     }
 
     /// Drops what `spot` shows live and tells the devices that show it.
-    private func forgetShown(_ spot: KeySpot) {
+    func forgetShown(_ spot: KeySpot) {
         guard keyStates.shown.removeValue(forKey: spot) != nil else { return }
         keyStates.coalescer.forget(spot)
         sendKeyState(spot)

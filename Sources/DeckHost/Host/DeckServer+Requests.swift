@@ -121,6 +121,7 @@ extension DeckServer {
             return pressFinished(press, .failed(reason), for: id)
         case .record(let displayId, let fps): return pressedRecordKey(press, displayId: displayId, fps: fps, from: id)
         case .hotkey, .text: return pressedTypingKey(press, kind: button.kind, from: id)
+        case .micMute: return pressedMicKey(press, from: id)
         case .multi(let steps): return pressedMulti(press, steps: steps, from: id)
         case .toggle(let toggle): return pressedToggle(press, button: button, toggle: toggle, from: id)
         case .profile(let name):

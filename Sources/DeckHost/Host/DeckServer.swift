@@ -135,6 +135,7 @@ public actor DeckServer {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.followVolume() }
             group.addTask { await self.followMedia() }
+            group.addTask { await self.followMic() }
             for await event in events {
                 handle(event)
                 refreshTray()

@@ -37,6 +37,10 @@ public struct HostDesktop: Sendable {
     /// Why a viewer's pointer and keys reach nothing on this desktop (a Wayland desktop with no input route);
     /// nil when they do. A viewer is told in `screenStarted.viewOnly`.
     public var inputUnavailable: String? = nil
+    /// The default input's mute, which `micMute` keys toggle and show.
+    public var mic: MicControl = .unavailable
+    /// Microphone mute changes made anywhere, in the order they happened.
+    public var micFeed = MicFeed()
     /// The media players media keys reach, and what they show (`mediaState`).
     public var media: MediaControl = .unimplemented
     /// The computer's clipboard, traded with a viewer allowed to (DESIGN.md#clipboard).
@@ -88,8 +92,10 @@ public struct HostDesktop: Sendable {
         let store = RoutingRecordStore.file(in: soundRoutingFolder(environment))
         let capture = SoundCapture(store: store, log: log ?? .silent)
         // While the sound is routed to our sink, that sink is the default: the gauge keeps the speakers.
-        let volume = VolumeControl.live(
-            routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report)
+        let micFeed = MicFeed()
+        let (volume, mic) = VolumeControl.liveWithMic(
+            routedSink: SoundRouter.sinkName, speakers: { capture.speakers }, onChange: feed.report,
+            onMicChange: micFeed.report)
         // One value for presses and for what the keys show, so both follow the same player.
         let media = MediaControl.mpris()
         let chosen = backend(environment: environment, configDirectory: configDirectory)
@@ -101,6 +107,8 @@ public struct HostDesktop: Sendable {
             typing: chosen.typing)
         desktop.inputUnavailable = chosen.inputUnavailable
         desktop.media = media
+        desktop.mic = mic
+        desktop.micFeed = micFeed
         desktop.clipboard = chosen.clipboard
         desktop.starterApps = { StarterApps.find(environment: environment) }
         return desktop

@@ -24,6 +24,9 @@ public struct Button: Codable, Hashable, Sendable {
         case open(String)
         /// Play/pause, next, previous or stop on the media player that changed state last (MPRIS).
         case media(MediaAction)
+        /// Mutes the default microphone (the sound server's default source), or unmutes it; the key shows whether it
+        /// is muted, wherever that changed, as a live look (PROTOCOL §6 "Live looks", DeckServer+MicKeys.swift).
+        case micMute
         /// Up to 16 steps run in order, each a key of another kind or a delay (CompoundKeys.swift).
         case multi([MultiStep])
         /// One of two actions by the state the host keeps (CompoundKeys.swift).
@@ -48,6 +51,7 @@ public struct Button: Codable, Hashable, Sendable {
             case .text: "text"
             case .open: "open"
             case .media: "media"
+            case .micMute: "micMute"
             case .multi: "multi"
             case .toggle: "toggle"
             case .folder: "folder"
@@ -60,7 +64,7 @@ public struct Button: Codable, Hashable, Sendable {
         public var isProtocol2: Bool {
             switch self {
             case .app, .command, .terminal, .record: true
-            case .hotkey, .text, .open, .media, .multi, .toggle, .folder, .page, .profile: false
+            case .hotkey, .text, .open, .media, .micMute, .multi, .toggle, .folder, .page, .profile: false
             }
         }
     }
@@ -121,6 +125,7 @@ public struct Button: Codable, Hashable, Sendable {
                 enter: try fields.decodeIfPresent(Bool.self, forKey: .enter) ?? false)
         case "open": kind = .open(try fields.decode(String.self, forKey: .target))
         case "media": kind = .media(try fields.decode(MediaAction.self, forKey: .action))
+        case "micMute": kind = .micMute
         case "multi": kind = .multi(try MultiSteps(from: decoder).steps)
         case "toggle": kind = .toggle(try Toggle(from: decoder))
         // No pages: the layout gives the folder one empty page of its own size when it is set.
@@ -154,6 +159,7 @@ public struct Button: Codable, Hashable, Sendable {
             try fields.encode(enter, forKey: .enter)
         case .open(let target): try fields.encode(target, forKey: .target)
         case .media(let action): try fields.encode(action, forKey: .action)
+        case .micMute: break
         case .multi(let steps): try MultiSteps(steps: steps).encode(to: encoder)
         case .toggle(let toggle): try toggle.encode(to: encoder)
         case .folder(let pages): try fields.encode(pages, forKey: .pages)

@@ -151,7 +151,7 @@ public struct DeckLayout: Codable, Hashable, Sendable {
             case .app(let appId): ("appId", appId)
             case .command(let command): ("command", command)
             case .terminal(let directory): ("directory", directory)
-            case .record, .hotkey, .media, .multi, .toggle, .folder, .page: ("", "")
+            case .record, .hotkey, .media, .micMute, .multi, .toggle, .folder, .page: ("", "")
             case .profile(let name): ("profile", name)
             case .text(let text, _): ("", text)
             case .open(let target): ("target", target)

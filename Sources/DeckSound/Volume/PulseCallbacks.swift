@@ -19,13 +19,21 @@ let pulseSubscribeCallback: pa_context_subscribe_cb_t = { _, event, index, userd
 
 let pulseServerInfoCallback: pa_server_info_cb_t = { _, info, userdata in
     let name = info?.pointee.default_sink_name.map { String(cString: $0) }
+    let source = info?.pointee.default_source_name.map { String(cString: $0) }
     owner(userdata)?.defaultSinkNamed(name)
+    owner(userdata)?.defaultSourceNamed(source)
 }
 
 /// Called once per sink and then with `eol` = 1 (end of list) or -1 (error: the sink is gone).
 let pulseSinkInfoCallback: pa_sink_info_cb_t = { _, info, eol, userdata in
     if eol > 0 { return }
     owner(userdata)?.sinkInfo(info?.pointee)
+}
+
+/// Called once for the default source and then with `eol` = 1, or -1 when it is gone.
+let pulseSourceInfoCallback: pa_source_info_cb_t = { _, info, eol, userdata in
+    if eol > 0 { return }
+    owner(userdata)?.sourceInfo(info?.pointee)
 }
 
 let pulseRetryCallback: pa_time_event_cb_t = { api, event, _, userdata in

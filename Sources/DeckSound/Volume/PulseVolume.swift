@@ -3,13 +3,14 @@ import DeckDesktop
 import Foundation
 import Synchronization
 
-/// Follows the default sink over its own `PulseLoop` and context, reconnecting after the server goes away. Its
+/// Follows the default sink, and the default source's mute for `micMute` keys, over its own `PulseLoop` and context,
+/// reconnecting after the server goes away. Its
 /// last reference may go on the loop's thread (a callback's `onChange` dropping the control): the loop's end
 /// handles that.
 ///
-/// `@unchecked Sendable`: `context`, `sink`, `pending` and `retryScheduled` are touched only on the
+/// `@unchecked Sendable`: `context`, `sink`, `source`, `pending` and `retryScheduled` are touched only on the
 /// mainloop's thread (inside callbacks) or while holding the mainloop lock, which libpulse makes the same
-/// thing; `published` is a `Mutex` so `state` can be read from any thread without that lock.
+/// thing; `published` and `micPublished` are `Mutex`es so the states can be read from any thread without that lock.
 final class PulseVolume: @unchecked Sendable {
     /// `PA_VOLUME_NORM` is a cast macro Swift does not import: 100 % volume.
     static let normVolume = 0x10000
@@ -24,14 +25,20 @@ final class PulseVolume: @unchecked Sendable {
     private let speakers: @Sendable () -> String?
     private var context: OpaquePointer?
     private(set) var sink: (name: String, index: UInt32, channels: UInt8)?
+    /// The default source (the microphone) while there is one.
+    private(set) var source: (name: String, index: UInt32)?
+    private let onMicChange: @Sendable (MicState) -> Void
+    private let micPublished = Mutex<MicState?>(nil)
     private var pending: [PulseCompletion] = []
     private var retryScheduled = false
     private let published = Mutex<VolumeState?>(nil)
 
     init(
         server: String?, retryEvery: Duration, routedSink: String? = nil,
-        speakers: @escaping @Sendable () -> String? = { nil }, onChange: @escaping @Sendable (VolumeState) -> Void
+        speakers: @escaping @Sendable () -> String? = { nil }, onChange: @escaping @Sendable (VolumeState) -> Void,
+        onMicChange: @escaping @Sendable (MicState) -> Void = { _ in }
     ) {
+        self.onMicChange = onMicChange
         self.routedSink = routedSink
         self.speakers = speakers
         self.server = server
@@ -46,10 +53,11 @@ final class PulseVolume: @unchecked Sendable {
     }
 
     var state: VolumeState { published.withLock { $0 } ?? .unavailable }
+    var micState: MicState { micPublished.withLock { $0 } ?? .noServer }
 
     func setLevel(_ level: Double) async -> ActionResult {
         let volume = UInt32((min(max(level, 0), 1) * Double(Self.normVolume)).rounded())
-        return await perform { context, sink, callback, userdata in
+        return await perform(on: .sink) { context, sink, callback, userdata in
             var volumes = pa_cvolume()
             pa_cvolume_set(&volumes, UInt32(sink.channels), volume)
             return pa_context_set_sink_volume_by_name(context, sink.name, &volumes, callback, userdata)
@@ -58,13 +66,24 @@ final class PulseVolume: @unchecked Sendable {
 
     func toggleMute() async -> ActionResult {
         let mute: Int32 = state.muted ? 0 : 1
-        return await perform { context, sink, callback, userdata in
+        return await perform(on: .sink) { context, sink, callback, userdata in
             pa_context_set_sink_mute_by_name(context, sink.name, mute, callback, userdata)
         }
     }
 
+    /// Mutes the default source, or unmutes it if muted (a `micMute` key).
+    func toggleMicMute() async -> ActionResult {
+        let mute: Int32 = micState.muted ? 0 : 1
+        return await perform(on: .source) { context, source, callback, userdata in
+            pa_context_set_source_mute_by_name(context, source.name, mute, callback, userdata)
+        }
+    }
+
+    enum Target { case sink, source }
+
     /// Starts one operation on the default sink and waits for the server's answer.
     private func perform(
+        on target: Target,
         _ start:
             @escaping (
                 OpaquePointer, (name: String, index: UInt32, channels: UInt8), pa_context_success_cb_t,
@@ -73,15 +92,26 @@ final class PulseVolume: @unchecked Sendable {
     ) async -> ActionResult {
         await withCheckedContinuation { continuation in
             loop.locked {
-                guard let context, pa_context_get_state(context) == PA_CONTEXT_READY, let sink else {
+                guard let context, pa_context_get_state(context) == PA_CONTEXT_READY else {
                     return continuation.resume(returning: .failed("no sound server"))
+                }
+                let device: (name: String, index: UInt32, channels: UInt8)
+                switch target {
+                case .sink:
+                    guard let sink else { return continuation.resume(returning: .failed("no sound server")) }
+                    device = sink
+                case .source:
+                    guard let source else {
+                        return continuation.resume(returning: .failed(MicState.noSource.unavailable ?? ""))
+                    }
+                    device = (source.name, source.index, 0)
                 }
                 let completion = PulseCompletion(owner: self, continuation)
                 pending.append(completion)
                 // Retained for libpulse until the success callback takes it back; if the context dies
                 // first, `connectionLost` answers the caller and only this small box leaks.
                 let userdata = Unmanaged.passRetained(completion).toOpaque()
-                guard let operation = start(context, sink, pulseSuccessCallback, userdata) else {
+                guard let operation = start(context, device, pulseSuccessCallback, userdata) else {
                     Unmanaged<PulseCompletion>.fromOpaque(userdata).release()
                     return finish(completion, succeeded: false)
                 }
@@ -113,7 +143,9 @@ final class PulseVolume: @unchecked Sendable {
         guard let context else { return }
         switch pa_context_get_state(context) {
         case PA_CONTEXT_READY:
-            let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue
+            let mask =
+                PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+                | PA_SUBSCRIPTION_MASK_SERVER.rawValue
             pa_operation_unref(pa_context_subscribe(context, pa_subscription_mask_t(mask), nil, nil))
             refresh()
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
@@ -125,7 +157,9 @@ final class PulseVolume: @unchecked Sendable {
 
     private func connectionLost() {
         sink = nil
+        source = nil
         publish(.unavailable)
+        publishMic(.noServer)
         for completion in pending { completion.resume(.failed("no sound server")) }
         pending.removeAll()
         scheduleRetry()
@@ -161,14 +195,46 @@ final class PulseVolume: @unchecked Sendable {
     // MARK: Following the default sink (mainloop thread)
 
     func sinkEvent(facility: UInt32, index: UInt32) {
-        if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue || index == sink?.index { refresh() }
+        if facility == PA_SUBSCRIPTION_EVENT_SERVER.rawValue {
+            refresh()
+        } else if facility == PA_SUBSCRIPTION_EVENT_SOURCE.rawValue {
+            if index == source?.index { refresh() }
+        } else if facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue, index == sink?.index {
+            refresh()
+        }
     }
 
-    /// Asks which sink is the default; the answer leads to `sinkInfo`.
+    /// Asks which sink and source are the defaults; the answer leads to `sinkInfo` and `sourceInfo`.
     func refresh() {
         guard let context else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_operation_unref(pa_context_get_server_info(context, pulseServerInfoCallback, me))
+    }
+
+    func defaultSourceNamed(_ name: String?) {
+        guard let context, let name else {
+            source = nil
+            return publishMic(.noSource)
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pa_operation_unref(pa_context_get_source_info_by_name(context, name, pulseSourceInfoCallback, me))
+    }
+
+    func sourceInfo(_ info: pa_source_info?) {
+        guard let info else {
+            source = nil
+            return publishMic(.noSource)
+        }
+        source = (String(cString: info.name), info.index)
+        publishMic(MicState(muted: info.mute != 0))
+    }
+
+    private func publishMic(_ new: MicState) {
+        let changed = micPublished.withLock { old in
+            defer { old = new }
+            return old != new
+        }
+        if changed { onMicChange(new) }
     }
 
     func defaultSinkNamed(_ reported: String?) {

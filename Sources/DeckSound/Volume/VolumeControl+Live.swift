@@ -12,10 +12,25 @@ extension VolumeControl {
         speakers: @escaping @Sendable () -> String? = { nil },
         onChange: @escaping @Sendable (VolumeState) -> Void
     ) -> VolumeControl {
-        let volume = PulseVolume(
-            server: server, retryEvery: retryEvery, routedSink: routedSink, speakers: speakers, onChange: onChange)
-        return VolumeControl(
-            current: { volume.state }, setLevel: { level in await volume.setLevel(level) },
-            toggleMute: { await volume.toggleMute() })
+        liveWithMic(
+            server: server, retryEvery: retryEvery, routedSink: routedSink, speakers: speakers, onChange: onChange
+        ).volume
+    }
+
+    /// `live`, and the default source's mute over the same connection (`micMute` keys): `onMicChange` gets its
+    /// every new state on libpulse's thread, with the same rules as `onChange`.
+    public static func liveWithMic(
+        server: String? = nil, retryEvery: Duration = .seconds(2), routedSink: String? = nil,
+        speakers: @escaping @Sendable () -> String? = { nil },
+        onChange: @escaping @Sendable (VolumeState) -> Void,
+        onMicChange: @escaping @Sendable (MicState) -> Void = { _ in }
+    ) -> (volume: VolumeControl, mic: MicControl) {
+        let pulse = PulseVolume(
+            server: server, retryEvery: retryEvery, routedSink: routedSink, speakers: speakers, onChange: onChange,
+            onMicChange: onMicChange)
+        let volume = VolumeControl(
+            current: { pulse.state }, setLevel: { level in await pulse.setLevel(level) },
+            toggleMute: { await pulse.toggleMute() })
+        return (volume, MicControl(current: { pulse.micState }, toggleMute: { await pulse.toggleMicMute() }))
     }
 }

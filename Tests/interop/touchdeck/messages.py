@@ -239,6 +239,8 @@ def is_button(value):
             isinstance(page, list) and all(e is None or is_button(e) for e in page) for page in value["pages"]))
     if value.get("kind") == "profile":
         return isinstance(value.get("profile"), str)
+    if value.get("kind") == "micMute":  # no fields of its own: it mutes the default microphone
+        return True
     if value.get("kind") == "page":
         return value.get("go") in ("next", "previous") or (value.get("go") == "page" and type(value.get("page")) is int)
     needed = BUTTON_KINDS.get(value.get("kind"))
