@@ -123,7 +123,7 @@ extension DeckServer {
             let wait = max(0, at - keyStates.seconds)
             Task {
                 try? await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up))))
-                await self.flushKeyState(spot)
+                self.flushKeyState(spot)
             }
         }
     }
