@@ -8,10 +8,7 @@ against the real daemon at iPad (mouse) and phone (touch, through CDP) sizes; th
 Screenshots: test-output/browser/hold-*.png."""
 
 import os
-import pathlib
 import shutil
-import subprocess
-import sys
 import time
 
 import pytest
@@ -22,8 +19,8 @@ from pages import eventually, fill, key, long_press, save, tap, wait
 from test_edit_permission import pair_named
 from test_key_kinds import add_sheet, clear_deck, sheet_open, sized, toggle, wait_stored
 from viewer import CdpTouch
+import xkeyevents
 
-XKEYEVENTS = pathlib.Path(__file__).resolve().parents[1] / "support" / "xkeyevents.py"
 IPAD = (1194, 834)
 PHONE = (390, 844)
 SIZES = pytest.mark.parametrize("size", [IPAD, PHONE], ids=["ipad", "phone"])
@@ -40,20 +37,10 @@ def events(tmp_path):
     """An X client recording keys down and up (as test_key_hold_live.py); yields a function that reads what it saw
     (a key's auto-repeated downs while it is down left out)."""
     out = tmp_path / "events.txt"
-    recorder = subprocess.Popen([sys.executable, str(XKEYEVENTS), str(out)])
+    recorder = xkeyevents.start(out)
     eventually(out.exists, what="the X key recorder")
 
-    def seen():
-        lines, down = [], set()
-        for line in out.read_text(encoding="utf-8").splitlines():
-            kind, name = line.split(" ", 1)
-            if kind == "down" and name in down:
-                continue
-            (down.add if kind == "down" else down.discard)(name)
-            lines.append(line)
-        return lines
-
-    yield seen
+    yield lambda: xkeyevents.without_repeats(out.read_text(encoding="utf-8").splitlines())
     recorder.terminate()
     recorder.wait(10)
 

@@ -12,16 +12,14 @@ the failing chord, and after a hold key (push-to-talk) whose chord fails at `pre
 
 import ctypes
 import os
-import pathlib
 import subprocess
-import sys
 
 import pytest
 
 from deskhome import eventually
 from livehelpers import Daemon, paired_device, press_key, run
+import xkeyevents
 
-XKEYEVENTS = pathlib.Path(__file__).resolve().parents[1] / "support" / "xkeyevents.py"
 ZHE = "ж"  # not on the test desktop's us layout: typed through a spare keycode
 NO_KEYCODE = "no free keycode for the key"
 
@@ -43,7 +41,7 @@ def host(tmp_path):
 def events(tmp_path):
     """Starts the recorder; yields a function that reads the `down NAME` / `up NAME` lines seen so far."""
     out = tmp_path / "events.txt"
-    recorder = subprocess.Popen([sys.executable, str(XKEYEVENTS), str(out)])
+    recorder = xkeyevents.start(out)
     assert eventually(out.exists), "the X key recorder did not open"
     yield lambda: out.read_text(encoding="utf-8").splitlines()
     recorder.terminate()

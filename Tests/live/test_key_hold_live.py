@@ -5,16 +5,13 @@ seen first); `pressUp` brings M, Shift and Ctrl up in that order. A connection t
 has it released, and a device's plain `press` of the same key taps it."""
 
 import os
-import pathlib
-import subprocess
-import sys
 
 import pytest
 
 from deskhome import eventually
 from livehelpers import Daemon, paired_device, run
+import xkeyevents
 
-XKEYEVENTS = pathlib.Path(__file__).resolve().parents[1] / "support" / "xkeyevents.py"
 TALK = {"label": "Talk", "kind": "hotkey", "key": "m", "modifiers": ["ctrl", "shift"], "hold": True}
 DOWN = ["down Control_L", "down Shift_L", "down m"]
 UP = ["up m", "up Shift_L", "up Control_L"]
@@ -34,20 +31,10 @@ def events(tmp_path):
     """Starts the recorder; yields a function that reads the events seen so far (auto-repeated downs of a key
     already down left out)."""
     out = tmp_path / "events.txt"
-    recorder = subprocess.Popen([sys.executable, str(XKEYEVENTS), str(out)])
+    recorder = xkeyevents.start(out)
     assert eventually(out.exists), "the X key recorder did not open"
 
-    def seen():
-        lines, down = [], set()
-        for line in out.read_text(encoding="utf-8").splitlines():
-            kind, name = line.split(" ", 1)
-            if kind == "down" and name in down:
-                continue
-            (down.add if kind == "down" else down.discard)(name)
-            lines.append(line)
-        return lines
-
-    yield seen
+    yield lambda: xkeyevents.without_repeats(out.read_text(encoding="utf-8").splitlines())
     recorder.terminate()
     recorder.wait(10)
 

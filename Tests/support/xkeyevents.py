@@ -7,6 +7,7 @@ asked for: a key the server repeats while it is held shows as more `down` lines,
 """
 
 import ctypes
+import subprocess
 import sys
 
 from xkeys import EXPOSURE_MASK, KEY_PRESS, KEY_PRESS_MASK, REVERT_TO_PARENT, XEvent, load_xlib
@@ -43,6 +44,23 @@ def main(out_path):
             name = x.XKeysymToString(x.XLookupKeysym(ctypes.byref(event.xkey), 0))
             out.write(f"{'down' if event.type == KEY_PRESS else 'up'} {(name or b'?').decode()}\n")
             out.flush()
+
+
+def start(out_path):
+    """The recorder in a process of its own, writing to `out_path`; the file appears once its window is ready."""
+    return subprocess.Popen([sys.executable, __file__, str(out_path)])
+
+
+def without_repeats(lines):
+    """The `down`/`up` lines with the auto-repeated downs of a key already down left out."""
+    kept, down = [], set()
+    for line in lines:
+        kind, name = line.split(" ", 1)
+        if kind == "down" and name in down:
+            continue
+        (down.add if kind == "down" else down.discard)(name)
+        kept.append(line)
+    return kept
 
 
 if __name__ == "__main__":
