@@ -39,6 +39,22 @@ private func get(_ path: String, tls: Bool = false, loopback: Bool = false) -> H
     #expect(get("/setup", tls: true) != nil)
 }
 
+private func early(_ path: String, tls: Bool = false, loopback: Bool = false) -> HTTPResponse? {
+    SetupRoutes.starting(for: HTTPRequest(path: path, isTLS: tls, isLoopback: loopback))
+}
+
+@Test func beforeTheRoutesAreRenderedTheSetupPathsSayStartingAndTheAppIsLeftAlone() throws {
+    for path in ["/", "/setup", "/setup.css", "/ca.crt", "/touchdeck-ca.crt", "/touchdeck.mobileconfig"] {
+        let response = try #require(early(path))
+        #expect(response.status == 503, "\(path)")
+        #expect(response.headers["Retry-After"] == "1")
+    }
+    #expect(early("/", tls: true) == nil)
+    #expect(early("/", loopback: true) == nil)
+    #expect(early("/app/main.js") == nil)
+    #expect(early("/nope") == nil)
+}
+
 @Test func theCACertificateDownloadsAsIs() throws {
     let response = try #require(get("/ca.crt"))
     #expect(response.body == pem)

@@ -46,7 +46,12 @@ public struct HostDaemon {
         let routes = SetupRoutesBox()
         let configuration = serverConfiguration(certificates)
         let server = WebSocketServer(
-            configuration: configuration, handler: events.handler { routes.value?.respond(to: $0) })
+            configuration: configuration,
+            handler: events.handler { request in
+                // Before the routes are rendered the setup paths answer "starting" (503), never 404.
+                guard let setup = routes.value else { return SetupRoutes.starting(for: request) }
+                return setup.respond(to: request)
+            })
         let port = try server.start()
         let address = Self.httpsAddress(port: port, within: certificates.serverIdentity)
         let host = DeckServer(

@@ -68,6 +68,25 @@ public struct SetupRoutes: Sendable {
         }
     }
 
+    /// The answer before the routes are rendered (the port opens a moment before): the paths these routes
+    /// serve get a 503 that asks to try again in a second, the app's own files are left to the file server,
+    /// so a device that comes in early never sees a 404 for the setup page.
+    public static func starting(for request: HTTPRequest) -> HTTPResponse? {
+        switch request.path {
+        case "/ca.crt", "/touchdeck-ca.crt", "/touchdeck.mobileconfig", "/setup", "/setup.css":
+            return startingPage
+        case "/", "/index.html":
+            return request.isTLS || request.isLoopback ? nil : startingPage
+        default:
+            return nil
+        }
+    }
+
+    private static let startingPage = HTTPResponse(
+        status: 503, contentType: "text/plain; charset=utf-8",
+        body: Data("TouchDeck is starting; this page reloads in a second.\n".utf8),
+        headers: ["Retry-After": "1", "Refresh": "1", "Cache-Control": "no-store"])
+
     static func urlHost(_ address: String) -> String {
         address.contains(":") ? "[\(address)]" : address
     }
