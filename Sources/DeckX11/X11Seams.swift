@@ -57,15 +57,20 @@ public struct X11Keys: Sendable {
 
 extension ClipboardAccess {
     /// CLIPBOARD on `display` (nil: `$DISPLAY` of the host process) through a connection and thread of its
-    /// own, started on first use (`X11Clipboard`).
-    public static func x11(display: String? = nil) -> ClipboardAccess { X11Clipboard(displayName: display).access }
+    /// own, started on first use (`X11Clipboard`), and PRIMARY through another.
+    public static func x11(display: String? = nil) -> ClipboardAccess {
+        var access = X11Clipboard(displayName: display).access
+        let primary = X11Clipboard(displayName: display, selection: "PRIMARY").access
+        access.primary = PrimarySelection(write: primary.write, follow: primary.follow)
+        return access
+    }
 }
 
 /// The X11 back-end as one `Desktop`.
 public enum X11Desktop {
     /// The X server at `display` (nil: `$DISPLAY` of the host process): XRandR monitors and XShm captures,
     /// XTest pointer and keys (the keypad and typing share one keyboard connection), and the lock from the X
-    /// screensaver or logind, and CLIPBOARD through XFixes.
+    /// screensaver or logind, and CLIPBOARD (and PRIMARY) through XFixes.
     public static func make(display: String? = nil) -> Desktop {
         let keys = X11Keys(display: display)
         return Desktop(

@@ -6,6 +6,7 @@ struct DevicesCommand: Command {
     static let usage = [
         "devices [--config-dir D]", "devices allow-screen NAME on|off", "devices allow-edit NAME on|off",
         "devices allow-clipboard NAME on|off", "devices paste-chord NAME on|off",
+        "devices primary-selection NAME on|off",
         "devices rename NAME NEW-NAME",
         "devices revoke NAME",
     ]
@@ -29,6 +30,11 @@ struct DevicesCommand: Command {
             "whether a paste from the device also presses Ctrl+V (Ctrl+Shift+V in a terminal) in the focused window, "
                 + "or only sets the clipboard (on by default)"
         ),
+        (
+            "primary-selection NAME on|off",
+            "whether a paste from the device also sets the selected text (X11's PRIMARY, pasted with the middle "
+                + "button) and, while it views, the text selected on the computer is offered too (off by default)"
+        ),
         ("rename NAME NEW-NAME", "give the device another name"),
         ("revoke NAME", "forget the device and close its connections; it must pair again"), configDirOption,
     ]
@@ -38,7 +44,7 @@ struct DevicesCommand: Command {
     /// The per-device on/off settings, by their word on the command line.
     static let switches: [String: ControlRequest.Command] = [
         "allow-screen": .allowScreen, "allow-edit": .allowEdit, "allow-clipboard": .allowClipboard,
-        "paste-chord": .pasteChord,
+        "paste-chord": .pasteChord, "primary-selection": .primarySelection,
     ]
 
     init(_ arguments: Arguments) throws {
@@ -78,6 +84,9 @@ struct DevicesCommand: Command {
         case .pasteChord:
             let what = request.on == true ? "set the clipboard and press Ctrl+V" : "only set the clipboard"
             print("Pastes from \(request.name ?? "") now \(what).")
+        case .primarySelection:
+            let what = request.on == true ? "also follow and set" : "leave"
+            print("The clipboard of \(request.name ?? "") will now \(what) the selected text (PRIMARY).")
         case .rename: print("Renamed \(request.name ?? "") to \(response.name ?? request.newName ?? "").")
         default: break
         }

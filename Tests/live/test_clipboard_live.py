@@ -14,7 +14,7 @@ import zlib
 import pytest
 
 from deskhome import eventually
-from livehelpers import Daemon, closed_code, paired_device, reconnect, run
+from livehelpers import Daemon, closed_code, paired_device, press_key, reconnect, run
 from clipboards import copier, png  # noqa: F401 (copier is a fixture)
 
 SUPPORT = pathlib.Path(__file__).resolve().parents[1] / "support"
@@ -52,9 +52,9 @@ def host(tmp_path_factory):
     daemon.stop()
 
 
-def pasted(target="UTF8_STRING"):
-    """What another app gets when it pastes the computer's clipboard as `target`."""
-    return subprocess.run(["xclip", "-selection", "clipboard", "-t", target, "-o"], capture_output=True, check=True,
+def pasted(target="UTF8_STRING", selection="clipboard"):
+    """What another app gets when it pastes the computer's clipboard (or `selection`) as `target`."""
+    return subprocess.run(["xclip", "-selection", selection, "-t", target, "-o"], capture_output=True, check=True,
                           timeout=20).stdout
 
 
@@ -176,6 +176,39 @@ def test_only_the_viewer_allowed_hears_what_is_copied(host, copier):
     run(scenario())
 
 
+def test_the_primary_selection_is_followed_and_set_only_when_the_user_asks(host, copier):
+    async def scenario():
+        # Off (the default): selecting text offers nothing, and a paste leaves PRIMARY to its owner.
+        viewer = await view(host)
+        copier(b"selected before", selection="primary")
+        assert "clipboardOffer" not in await heard_until_answered(viewer)
+        assert (await set_clipboard(viewer, "text", b"clipboard only"))["ok"] is True
+        assert pasted(selection="primary") == b"selected before"
+        # Turned on while viewing: the next selection is offered, and a paste sets both.
+        assert "now also follow and set" in host.cli("devices", "primary-selection", "Viewer", "on")
+        copier("선택 🙂".encode(), selection="primary")
+        offered = await offer(viewer)
+        assert base64.b64decode(offered["data"]).decode() == "선택 🙂"
+        assert (await set_clipboard(viewer, "text", "둘 다 ✓".encode()))["ok"] is True
+        assert pasted(selection="primary").decode() == pasted().decode() == "둘 다 ✓"
+        assert (await set_clipboard(viewer, "image", png(8, 8)))["ok"] is True
+        assert pasted("image/png", selection="primary") == png(8, 8)
+        await viewer.close()
+        # A later viewing of the same device follows PRIMARY from its start.
+        viewer = await view(host)
+        copier(b"selected again", selection="primary")
+        assert base64.b64decode((await offer(viewer))["data"]) == b"selected again"
+        host.cli("devices", "primary-selection", "Viewer", "off")
+        copier(b"after off", selection="primary")
+        assert "clipboardOffer" not in await heard_until_answered(viewer)
+        await viewer.close()
+
+    try:
+        run(scenario())
+    finally:
+        host.cli("devices", "primary-selection", "Viewer", "off")
+
+
 @pytest.mark.parametrize("window_class, chord", [(None, "<Ctrl+v>"), ("XTerm", "<Ctrl+Shift+V>")])
 def test_the_paste_chord_lands_in_the_focused_window(host, tmp_path, window_class, chord):
     out = tmp_path / "field.txt"
@@ -253,13 +286,24 @@ def test_bad_input_gets_a_clear_answer_and_the_host_keeps_serving(host):
 def test_an_owner_that_never_answers_or_stalls_mid_incr_does_not_stop_the_next_copy(host, copier, tmp_path, mode):
     ready = tmp_path / "owner-ready"
     owner = None
+    ran = tmp_path / "pressed"
+    key = {"label": "Mark", "kind": "command", "command": f"echo pressed >> '{ran}'"}
 
     async def scenario():
         nonlocal owner
         viewer = await view(host)
+        idle = await connect(host, "Idle")
+        said = host.log().count("a copy on the computer could not be read")
         owner = subprocess.Popen([sys.executable, str(SUPPORT / "xowner.py"), mode, str(ready)])
         assert eventually(ready.exists), "the misbehaving owner did not start"
+        # While the host waits on the owner, another device's sealed press is answered.
+        assert (await press_key(idle, 0, key))["ok"] is True
+        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n"), "the key did not run"
+        # The owner's 3 s per step run out: the log says why (the viewer is offered nothing).
+        assert eventually(lambda: host.log().count("a copy on the computer could not be read") > said), host.log()
+        assert "the app that copied did not hand the data over" in host.log()
         assert "clipboardOffer" not in await heard_until_answered(viewer)
+        await idle.close()
         copier(b"next copy")
         assert base64.b64decode((await offer(viewer))["data"]) == b"next copy"
         await viewer.close()

@@ -21,8 +21,8 @@ def copier():
     """Copies on the computer with xclip (in the foreground, stopped afterwards)."""
     started = []
 
-    def copy(data, target="UTF8_STRING"):
-        process = subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-t", target, "-i"],
+    def copy(data, target="UTF8_STRING", selection="clipboard"):
+        process = subprocess.Popen(["xclip", "-quiet", "-selection", selection, "-t", target, "-i"],
                                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         process.stdin.write(data)
         process.stdin.close()

@@ -16,16 +16,21 @@ public struct ClipboardAccess: Sendable {
     /// The focused window's class names (X11: WM_CLASS instance and class; Wayland: the app id); empty when
     /// unknown.
     public var focusedWindowClass: @Sendable () async -> [String]
+    /// The primary selection (X11's PRIMARY: the text last selected, pasted with the middle button), set and
+    /// followed beside the clipboard for a device whose user asked for it; nil on a desktop where the host does
+    /// not reach one.
+    public var primary: PrimarySelection?
 
     public init(
         unavailable: String? = nil, write: @escaping @Sendable (ClipboardContent) async -> ActionResult,
         follow: @escaping @Sendable () -> ClipboardFeed,
-        focusedWindowClass: @escaping @Sendable () async -> [String]
+        focusedWindowClass: @escaping @Sendable () async -> [String], primary: PrimarySelection? = nil
     ) {
         self.unavailable = unavailable
         self.write = write
         self.follow = follow
         self.focusedWindowClass = focusedWindowClass
+        self.primary = primary
     }
 
     /// A desktop whose clipboard the host cannot reach: writes fail with `reason`, the feed stays silent.
@@ -41,6 +46,21 @@ public struct ClipboardAccess: Sendable {
 
     private static func trap(_ call: String) -> Never {
         preconditionFailure("ClipboardAccess.\(call) called in a test that does not expect the clipboard")
+    }
+}
+
+/// The primary selection's half of the seam: set and followed as the clipboard is (`ClipboardAccess.write` and
+/// `follow`), within the same limits.
+public struct PrimarySelection: Sendable {
+    public var write: @Sendable (ClipboardContent) async -> ActionResult
+    public var follow: @Sendable () -> ClipboardFeed
+
+    public init(
+        write: @escaping @Sendable (ClipboardContent) async -> ActionResult,
+        follow: @escaping @Sendable () -> ClipboardFeed
+    ) {
+        self.write = write
+        self.follow = follow
     }
 }
 

@@ -20,6 +20,9 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     /// Whether a paste from this device also presses the paste chord in the focused window (on until the user
     /// turns it off: then a paste only sets the computer's clipboard).
     public var pasteChord: Bool
+    /// Whether a paste from this device also sets the primary selection (X11's PRIMARY) and, while it views,
+    /// the text selected on the computer is offered too (off until the user asks for it).
+    public var primarySelection: Bool
     /// When the device last authenticated, if ever.
     public var lastSeen: Date?
     /// The protocol number the device announced last, for `touchdeck status`.
@@ -31,7 +34,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public init(
         id: String, name: String, secret: Data, screenAllowed: Bool = false, editAllowed: Bool = true,
         lastSeen: Date? = nil, lastProtocol: Int? = nil, clipboardAllowed: Bool = false,
-        pasteChord: Bool = true
+        pasteChord: Bool = true, primarySelection: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -40,18 +43,19 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
         self.editAllowed = editAllowed
         self.clipboardAllowed = clipboardAllowed
         self.pasteChord = pasteChord
+        self.primarySelection = primarySelection
         self.lastSeen = lastSeen
         self.lastProtocol = lastProtocol
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, name, secret, screenAllowed, editAllowed, clipboardAllowed, pasteChord, lastSeen, lastProtocol
-        case profile
+        case profile, primarySelection
     }
 
     /// Files written before screen viewing existed have no `screenAllowed`; it reads as off (seed). Files
     /// written before the edit permission existed have no `editAllowed`: those devices could edit, and still may.
-    /// A missing `clipboardAllowed` reads as off, a missing `pasteChord` as on.
+    /// A missing `clipboardAllowed` or `primarySelection` reads as off, a missing `pasteChord` as on.
     public init(from decoder: Decoder) throws {
         let record = try decoder.container(keyedBy: CodingKeys.self)
         id = try record.decode(String.self, forKey: .id)
@@ -61,6 +65,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
         editAllowed = try record.decodeIfPresent(Bool.self, forKey: .editAllowed) ?? true
         clipboardAllowed = try record.decodeIfPresent(Bool.self, forKey: .clipboardAllowed) == true
         pasteChord = try record.decodeIfPresent(Bool.self, forKey: .pasteChord) ?? true
+        primarySelection = try record.decodeIfPresent(Bool.self, forKey: .primarySelection) == true
         lastSeen = try record.decodeIfPresent(Date.self, forKey: .lastSeen)
         lastProtocol = try record.decodeIfPresent(Int.self, forKey: .lastProtocol)
         profile = try record.decodeIfPresent(String.self, forKey: .profile)

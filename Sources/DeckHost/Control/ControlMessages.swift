@@ -5,7 +5,8 @@ import Foundation
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// What to do.
     public enum Command: String, Codable, Sendable {
-        case pair, devices, allowScreen, allowEdit, allowClipboard, pasteChord, revoke, rename, status
+        case pair, devices, allowScreen, allowEdit, allowClipboard, pasteChord, primarySelection, revoke, rename
+        case status
         case disconnectViewer, record
         /// `touchdeck profile list|switch|export|import|delete|rename` (`name` is the profile's, `newName` a rename's
         /// new name, `file` an import's text).
@@ -18,7 +19,7 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var command: Command
     /// The device a per-device command is about.
     public var name: String?
-    /// For `allowScreen`, `allowEdit`, `allowClipboard` and `pasteChord`: on or off.
+    /// For `allowScreen`, `allowEdit`, `allowClipboard`, `pasteChord` and `primarySelection`: on or off.
     public var on: Bool?
     /// For `rename` and `renameProfile`: the name wanted (the host cleans it).
     public var newName: String?

@@ -5,8 +5,14 @@ import DeckTransport
 /// The follow of the computer's clipboard the actor runs for the viewing machine (`followClipboard`).
 struct ClipboardFollowing {
     let ticket: UInt64
-    let feed: ClipboardFeed
-    let reader: Task<Void, Never>
+    /// The clipboard's feed, and the primary selection's when the viewer's user asked for it.
+    let feeds: [ClipboardFeed]
+    let readers: [Task<Void, Never>]
+
+    func stop() {
+        for feed in feeds { feed.stop() }
+        for reader in readers { reader.cancel() }
+    }
 }
 
 // The clipboard (PROTOCOL §6 "Clipboard", DESIGN.md#clipboard): `clipboardSet` from the viewer sets the
@@ -65,12 +71,14 @@ extension DeckServer {
         // The device asks for the chord; its owner may have turned it off for this device on the computer.
         let ownerChord = devices.record(id: deviceId)?.pasteChord != false
         let (clipboard, typing, paste) = (desktop.clipboard, desktop.typing, chord && ownerChord)
+        let primary = primarySelection(of: deviceId)
         inKeyOrder(of: id) {
             guard await self.isViewing(serial) else {
                 return await self.clipboardAnswered(.failed(Self.endedReason), for: id)
             }
             let result = await self.keyboardTurn {
-                let written = await clipboard.write(content)
+                var written = await clipboard.write(content)
+                if written == .ok, let primary { written = await primary.write(content) }
                 guard written == .ok, paste else { return written }
                 return await typing.pressKey(
                     ClipboardRules.pasteChord(windowClass: await clipboard.focusedWindowClass()))
@@ -87,25 +95,44 @@ extension DeckServer {
     }
 
     /// Starts the follow the machine asked for (returning once the back-end listens); its copies go back to the
-    /// machine in the order read.
+    /// machine in the order read. The primary selection is followed too when the viewer's user asked for it.
     func followClipboard(_ ticket: UInt64) {
-        clipboardFollowing?.feed.stop()
-        let feed = desktop.clipboard.follow()
-        let reader = Task {
-            for await copy in feed.copies { self.clipboardCopied(ticket, copy) }
+        clipboardFollowing?.stop()
+        let viewer = viewing.viewing.flatMap { connections[$0.connection]?.session.authorizedDevice }
+        let primary = viewer.flatMap { primarySelection(of: $0) }
+        let feeds = [desktop.clipboard.follow()] + (primary.map { [$0.follow()] } ?? [])
+        let readers = feeds.map { feed in
+            Task {
+                for await copy in feed.copies { self.clipboardCopied(ticket, copy) }
+            }
         }
-        clipboardFollowing = ClipboardFollowing(ticket: ticket, feed: feed, reader: reader)
+        clipboardFollowing = ClipboardFollowing(ticket: ticket, feeds: feeds, readers: readers)
     }
 
     /// Ends the follow `ticket`, if it is the one running.
     func stopClipboard(_ ticket: UInt64) {
         guard let following = clipboardFollowing, following.ticket == ticket else { return }
-        following.feed.stop()
-        following.reader.cancel()
+        following.stop()
         clipboardFollowing = nil
     }
 
+    /// `touchdeck devices primary-selection NAME on|off` changed for the connection `id`: a follow under way for
+    /// it starts again with (or without) the primary selection.
+    func primarySelectionChanged(for id: ConnectionID) {
+        guard let following = clipboardFollowing, viewing.viewing?.connection == id else { return }
+        followClipboard(following.ticket)
+    }
+
+    /// The desktop's primary selection when the device's user asked for it (and the desktop has one).
+    private func primarySelection(of deviceId: String) -> PrimarySelection? {
+        devices.record(id: deviceId)?.primarySelection == true ? desktop.clipboard.primary : nil
+    }
+
     private func clipboardCopied(_ ticket: UInt64, _ copy: ClipboardCopy) {
+        // The viewer is offered nothing for a copy that could not be read; the log says why (never what).
+        if case .unreadable(let why) = copy, clipboardFollowing?.ticket == ticket {
+            log.notice("a copy on the computer could not be read", ["clipboard.reason": why])
+        }
         carryOut(viewing.clipboardCopied(ticket, copy))
     }
 }

@@ -16,6 +16,10 @@ extension DeckServer {
         case .pasteChord:
             return setPermission(
                 request.name, request.on, what: "paste chord", change: { $0.pasteChord = $1 }, tell: { _, _ in })
+        case .primarySelection:
+            return setPermission(
+                request.name, request.on, what: "primary selection", change: { $0.primarySelection = $1 },
+                tell: { id, _ in self.primarySelectionChanged(for: id) })
         case .revoke: return revoke(request.name)
         case .rename: return rename(request.name, to: request.newName)
         case .disconnectViewer: return disconnectViewer()

@@ -6,8 +6,9 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The X11 clipboard (DESIGN.md#clipboard): one thread with its own X connection that owns CLIPBOARD for what a
-/// device pasted and answers other apps' requests for it itself (TARGETS, UTF8_STRING and
+/// The X11 clipboard (DESIGN.md#clipboard), one selection of it (CLIPBOARD; PRIMARY, the selected text, is a
+/// second instance for devices whose user asked for it): one thread with its own X connection that owns the
+/// selection for what a device pasted and answers other apps' requests for it itself (TARGETS, UTF8_STRING and
 /// text/plain;charset=utf-8, or image/png; INCR above one request's size), and, only while someone follows,
 /// hears XFixes' new-owner events and reads each copy (no polling). The thread sleeps in poll(2) on the X
 /// socket and a wake-up pipe.
@@ -25,6 +26,8 @@ final class X11Clipboard: @unchecked Sendable {
     }
 
     private let displayName: String?
+    /// The selection's atom name: CLIPBOARD or PRIMARY.
+    private let selection: String
     private let commands = Mutex<(queue: [Command], started: Bool, serial: UInt64)>(([], false, 0))
     private let wake: (read: Int32, write: Int32)
 
@@ -35,8 +38,9 @@ final class X11Clipboard: @unchecked Sendable {
     private var reading: SelectionRead?
     private var transfers: [SelectionTransfer] = []
 
-    init(displayName: String?) {
+    init(displayName: String?, selection: String = "CLIPBOARD") {
         self.displayName = displayName
+        self.selection = selection
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -81,7 +85,7 @@ final class X11Clipboard: @unchecked Sendable {
         }
         if start {
             let thread = Thread { self.run() }
-            thread.name = "touchdeck.clipboard"
+            thread.name = selection == "PRIMARY" ? "touchdeck.primary" : "touchdeck.clipboard"
             thread.start()
         }
         var byte: UInt8 = 1
@@ -110,7 +114,7 @@ final class X11Clipboard: @unchecked Sendable {
         }
         guard connection == nil, Date().timeIntervalSince(lastOpenAttempt) > 1 else { return }
         lastOpenAttempt = Date()
-        connection = XDisplay(name: displayName).flatMap(XClipboardConnection.init)
+        connection = XDisplay(name: displayName).flatMap { XClipboardConnection($0, selection: selection) }
         if !followers.isEmpty { connection?.followOwners(true) }
     }
 
@@ -156,7 +160,7 @@ final class X11Clipboard: @unchecked Sendable {
         case SelectionNotify: converted(event.xselection, on: connection)
         case SelectionRequest: serve(event.xselectionrequest, on: connection)
         case SelectionClear:
-            if event.xselectionclear.selection == connection.atoms.clipboard { owned = nil }
+            if event.xselectionclear.selection == connection.atoms.selection { owned = nil }
         case PropertyNotify: propertyChanged(event.xproperty, on: connection)
         default: break
         }
@@ -207,7 +211,7 @@ extension X11Clipboard {
 
     private func converted(_ event: XSelectionEvent, on connection: XClipboardConnection) {
         let atoms = connection.atoms
-        guard var read = reading, event.requestor == connection.window, event.selection == atoms.clipboard else {
+        guard var read = reading, event.requestor == connection.window, event.selection == atoms.selection else {
             return
         }
         read.deadline = Date().addingTimeInterval(SelectionRead.patience)
@@ -283,7 +287,7 @@ extension X11Clipboard {
         let atoms = connection.atoms
         // A requestor from before ICCCM 2 names no property: the target is the property then.
         let property = request.property == 0 ? request.target : request.property
-        guard request.selection == atoms.clipboard, request.owner == connection.window, let owned else {
+        guard request.selection == atoms.selection, request.owner == connection.window, let owned else {
             return connection.notify(request, property: 0)
         }
         let offered = atoms.offered(owned.kind)

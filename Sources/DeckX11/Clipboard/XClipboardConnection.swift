@@ -4,8 +4,8 @@ import DeckDesktop
 import DeckKit
 import Foundation
 
-/// The clipboard's own X connection: an unmapped window that owns the CLIPBOARD selection when the host set it
-/// and receives what other apps hand over, the atoms the selection protocol (ICCCM §2) names, XFixes
+/// One selection's own X connection (CLIPBOARD, or PRIMARY when a device asks for it): an unmapped window that
+/// owns the selection when the host set it and receives what other apps hand over, the atoms the selection protocol (ICCCM §2) names, XFixes
 /// selection events, and the property calls everything else is made of. Used only on `X11Clipboard`'s thread.
 final class XClipboardConnection: XDisplayUser {
     let connection: XDisplay
@@ -18,12 +18,13 @@ final class XClipboardConnection: XDisplayUser {
     let chunkBytes: Int
 
     struct Atoms {
-        let clipboard, targets, incr, utf8, textPlain, png, string, atom, multiple, timestamp, inbox: Atom
+        /// The selection this connection serves and follows: CLIPBOARD or PRIMARY.
+        let selection, targets, incr, utf8, textPlain, png, string, atom, multiple, timestamp, inbox: Atom
         let netActiveWindow: Atom
 
-        init(_ display: OpaquePointer) {
+        init(_ display: OpaquePointer, selection name: String) {
             func intern(_ name: String) -> Atom { XInternAtom(display, name, 0) }
-            clipboard = intern("CLIPBOARD")
+            selection = intern(name)
             targets = intern("TARGETS")
             incr = intern("INCR")
             utf8 = intern("UTF8_STRING")
@@ -33,7 +34,7 @@ final class XClipboardConnection: XDisplayUser {
             atom = 4  // XA_ATOM
             multiple = intern("MULTIPLE")
             timestamp = intern("TIMESTAMP")
-            inbox = intern("TOUCHDECK_CLIPBOARD")
+            inbox = intern("TOUCHDECK_\(name)")
             netActiveWindow = intern("_NET_ACTIVE_WINDOW")
         }
 
@@ -43,8 +44,9 @@ final class XClipboardConnection: XDisplayUser {
         }
     }
 
-    /// Opens the display's clipboard window; nil without XFIXES 2 (no selection events to follow).
-    init?(_ connection: XDisplay) {
+    /// Opens the display's window for `selection` (an atom's name); nil without XFIXES 2 (no selection events to
+    /// follow).
+    init?(_ connection: XDisplay, selection: String) {
         let display = connection.handle
         XErrorTrap.install()
         var event: Int32 = 0
@@ -59,7 +61,7 @@ final class XClipboardConnection: XDisplayUser {
         root = XDefaultRootWindow(display)
         window = XCreateSimpleWindow(display, root, -10, -10, 1, 1, 0, 0, 0)
         XSelectInput(display, window, Self.propertyChangeMask)
-        atoms = Atoms(display)
+        atoms = Atoms(display, selection: selection)
         // XMaxRequestSize is in 4-byte units and covers the request's header too.
         chunkBytes = min(256 * 1024, Int(XMaxRequestSize(display)) * 4 - 1024)
         XFlush(display)
@@ -74,21 +76,21 @@ final class XClipboardConnection: XDisplayUser {
     /// The X connection's socket, for poll(2).
     var socket: Int32 { XConnectionNumber(display) }
 
-    /// Starts (`on`) or ends XFixes' reports of new CLIPBOARD owners.
+    /// Starts (`on`) or ends XFixes' reports of the selection's new owners.
     func followOwners(_ on: Bool) {
-        XFixesSelectSelectionInput(display, root, atoms.clipboard, on ? UInt(XFixesSetSelectionOwnerNotifyMask) : 0)
+        XFixesSelectSelectionInput(display, root, atoms.selection, on ? UInt(XFixesSetSelectionOwnerNotifyMask) : 0)
         XFlush(display)
     }
 
-    /// Takes CLIPBOARD; whether this window holds it now.
+    /// Takes the selection; whether this window holds it now.
     func own() -> Bool {
-        XSetSelectionOwner(display, atoms.clipboard, window, UInt(CurrentTime))
-        return XGetSelectionOwner(display, atoms.clipboard) == window
+        XSetSelectionOwner(display, atoms.selection, window, UInt(CurrentTime))
+        return XGetSelectionOwner(display, atoms.selection) == window
     }
 
-    /// Asks the owner for CLIPBOARD as `target`, into this window's inbox property.
+    /// Asks the selection's owner for it as `target`, into this window's inbox property.
     func convert(to target: Atom, time: Time) {
-        XConvertSelection(display, atoms.clipboard, target, atoms.inbox, window, time)
+        XConvertSelection(display, atoms.selection, target, atoms.inbox, window, time)
         XFlush(display)
     }
 
