@@ -3,6 +3,8 @@
 commands as JSON lines on stdin and answers as JSON lines on stdout ({"event": "ready"} once it is drawn):
   {"copy": "text", "text": T}         copies T (Gtk.Clipboard.set_text)         → {"event": "copied"}
   {"copy": "png", "data": B64}        copies the PNG as an image (set_image)     → {"event": "copied"}
+  {"copy": "raw", "target": M, "data": B64}  offers exactly these bytes as type M, whatever they are (the
+                                      window owns the selection itself)          → {"event": "copied"}
   {"paste": "text"}                   what a paste gets as text                  → {"event": "pasted", "text": T|null}
   {"paste": "target", "target": M}    the bytes a paste gets as type M           → {"event": "pasted", "data": B64|null}
   {"targets": true}                   the types the clipboard offers             → {"event": "targets", "targets": [...]}
@@ -37,6 +39,8 @@ class ClipboardWindow(Gtk.Window):
         self.field.connect("changed", lambda field: say(event="field", text=field.get_text()))
         self.add(self.field)
         self.drawn = False
+        self.raw = None
+        self.connect("selection-get", self.on_selection_get)
         self.connect("draw", self.on_draw)
         self.connect("destroy", Gtk.main_quit)
         self.connect("focus-in-event", lambda *_: say(event="focus", **{"in": True}) or False)
@@ -66,6 +70,13 @@ class ClipboardWindow(Gtk.Window):
             loader.close()
             self.clipboard.set_image(loader.get_pixbuf())
             say(event="copied")
+        elif command.get("copy") == "raw":
+            self.raw = base64.b64decode(command["data"])
+            target = Gdk.Atom.intern(command["target"], False)
+            Gtk.selection_clear_targets(self, Gdk.SELECTION_CLIPBOARD)
+            Gtk.selection_add_target(self, Gdk.SELECTION_CLIPBOARD, target, 0)
+            Gtk.selection_owner_set(self, Gdk.SELECTION_CLIPBOARD, Gtk.get_current_event_time())
+            say(event="copied")
         elif command.get("paste") == "text":
             self.clipboard.request_text(lambda _c, text: say(event="pasted", text=text))
         elif command.get("paste") == "target":
@@ -74,6 +85,9 @@ class ClipboardWindow(Gtk.Window):
             self.clipboard.request_targets(
                 lambda _c, atoms, *_: say(event="targets", targets=[atom.name() for atom in atoms or []]))
         return True
+
+    def on_selection_get(self, _widget, selection, _info, _time):
+        selection.set(selection.get_target(), 8, self.raw)
 
     @staticmethod
     def on_contents(_clipboard, selection):

@@ -3,17 +3,22 @@ a private headless Mutter (scripts/with-mutter) trades it through Mutter's Remot
 client (gtk_clipboard.py, the focused window) as the other app. Device → computer: what the viewer pastes is what
 GTK pastes, text (Hangul and emoji intact) and a PNG byte for byte, and the paste chord lands in GTK's text field.
 Computer → device: what GTK copies is offered to the viewer allowed to (text, an image, too large text as too
-large) and to nobody else (checked on the wire). Skipped outside scripts/with-mutter."""
+large) and to nobody else (checked on the wire). Bad input: GTK copying invalid UTF-8 or a GIF as image/png is
+logged as unreadable, a 10000×10000 PNG and 20 MiB of text are offered as too large; invalid pastes get their
+reasons, 20 MiB closes that connection alone, and a paste and a copy still work. Skipped outside
+scripts/with-mutter."""
 
 import base64
 import io
 import json
 import os
 import pathlib
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 
 import pytest
 from PIL import Image
@@ -22,7 +27,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "live"))
 sys.path.insert(0, str(HERE.parent / "support"))
 from clipboards import png  # noqa: E402
-from livehelpers import Daemon, paired_device, reconnect, run  # noqa: E402
+from deskhome import eventually  # noqa: E402
+from livehelpers import Daemon, closed_code, paired_device, reconnect, run  # noqa: E402
 
 pytestmark = pytest.mark.skipif(os.environ.get("TOUCHDECK_MUTTER_SIZE") != "1280x720",
                                 reason="needs scripts/with-mutter with its one 1280x720 monitor")
@@ -90,6 +96,9 @@ class GTKClipboard:
 
     def copy_png(self, data):
         self.ask({"copy": "png", "data": base64.b64encode(data).decode()}, "copied")
+
+    def copy_raw(self, target, data):
+        self.ask({"copy": "raw", "target": target, "data": base64.b64encode(data).decode()}, "copied")
 
     def paste_text(self):
         return self.ask({"paste": "text"}, "pasted")["text"]
@@ -247,3 +256,56 @@ def test_only_the_viewer_allowed_hears_what_is_copied(host, gtk):
             await client.close()
 
     run(scenario())
+
+
+def huge_png_header():
+    """A PNG whose header says 10000×10000 (only the header counts)."""
+    whole = png(4, 4)
+    header = struct.pack(">IIBBBBB", 10000, 10000, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    return whole[:8] + ihdr + whole[8 + 25:]
+
+
+def test_bad_copies_and_pastes_get_clear_answers_and_the_host_keeps_serving(host, gtk):
+    unreadable = "a copy on the computer could not be read"
+
+    async def scenario():
+        # Copies that break the rules: not offered as content; the log says why (never what).
+        for data, target, reason in ((b"caf\xc3(", "text/plain;charset=utf-8", "the copied text is not UTF-8"),
+                                     (b"GIF89a" + b"\0" * 64, "image/png", "the copied image is not a PNG file")):
+            viewer = await view(host, gtk)  # one viewing each: the log folds a repeated line
+            said = host.log().count(unreadable)
+            gtk.copy_raw(target, data)
+            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
+            assert "clipboardOffer" not in await heard_until_answered(viewer)
+            await viewer.close()
+        viewer = await view(host, gtk)
+        gtk.copy_raw("image/png", huge_png_header())
+        assert await viewer.recv_type("clipboardOffer", timeout=20) == {
+            "type": "clipboardOffer", "kind": "image", "size": len(huge_png_header()), "tooLarge": True,
+            "width": 10000, "height": 10000}
+        gtk.copy_raw("text/plain;charset=utf-8", b"z" * (20 << 20))
+        assert await viewer.recv_type("clipboardOffer", timeout=30) == {
+            "type": "clipboardOffer", "kind": "text", "size": 20 << 20, "tooLarge": True}
+        # Pastes that break the rules are refused with their reasons; 20 MiB closes that connection only.
+        refusals = [
+            ("text", b"caf\xc3(", "the text is not valid UTF-8"),
+            ("image", b"GIF89a" + b"\0" * 64, "the image is not a PNG file"),
+            ("image", huge_png_header(), "the image is 10000×10000 pixels; at most 8192×8192"),
+        ]
+        for kind, data, reason in refusals:
+            assert await set_clipboard(viewer, kind, data) == {"type": "clipboardResult", "ok": False, "reason": reason}
+        idle = await connect(host, "Idle")
+        await idle.send({"type": "clipboardSet", "kind": "text", "data": base64.b64encode(b"z" * (20 << 20)).decode()})
+        assert await closed_code(idle) == 1009
+        assert (await set_clipboard(viewer, "text", "여전히 ✓".encode()))["ok"] is True
+        pasted = gtk.paste_text()
+        gtk.copy_text("after all that")
+        offered = await viewer.recv_type("clipboardOffer", timeout=20)
+        await viewer.close()
+        return pasted, offered
+
+    pasted, offered = run(scenario())
+    assert pasted == "여전히 ✓"
+    assert base64.b64decode(offered["data"]) == b"after all that"

@@ -3,19 +3,26 @@ the seat's selection through wlr-data-control, with wl-clipboard's `wl-copy` and
 checked: text (Hangul and emoji intact) and a PNG travel both ways byte for byte, with the types the host offers; a
 mebibyte of text is offered and 20 MiB offered as too large with its size; what the viewer pasted is not offered back
 to it; only the viewer allowed to hears copies (checked on the wire); the paste chord follows the focused window's app
-id from sway's IPC (Ctrl+Shift+V in a window whose app id is a terminal's); `doctor` names the back-end.
+id from sway's IPC (Ctrl+Shift+V in a window whose app id is a terminal's); copies of invalid UTF-8 or a GIF called
+image/png are logged as unreadable and a 10000×10000 PNG is offered as too large; an app that never hands its copy
+over or stalls mid-transfer is given up after 3 s while another device is served, and the next copy is offered;
+`doctor` names the back-end.
 Skipped outside scripts/with-sway (and under scripts/with-mutter, whose compositor has no data control)."""
 
 import asyncio
 import base64
 import os
+import signal
+import struct
 import subprocess
+import zlib
 
 import pytest
 
 import test_mutter_live
 from test_mutter_live import GTKClient
-from livehelpers import Daemon, paired_device, reconnect, run
+from deskhome import eventually
+from livehelpers import Daemon, paired_device, press_key, reconnect, run
 from clipboards import png
 
 pytestmark = pytest.mark.skipif("TOUCHDECK_SWAY_PID" not in os.environ or "TOUCHDECK_MUTTER_PID" in os.environ,
@@ -236,6 +243,87 @@ def test_the_paste_chord_follows_the_focused_app_id(host, client, tmp_path, monk
     finally:
         if window is not client:
             window.stop()
+
+
+def huge_png_header():
+    """A PNG whose header says 10000×10000 (only the header counts)."""
+    whole = png(4, 4)
+    header = struct.pack(">IIBBBBB", 10000, 10000, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    return whole[:8] + ihdr + whole[8 + 25:]
+
+
+def test_copies_that_break_the_rules_are_not_offered_as_content(host, client, copier):
+    unreadable = "a copy on the computer could not be read"
+
+    async def scenario():
+        bad = ((b"caf\xc3(", "text/plain;charset=utf-8", "the copied text is not UTF-8"),
+               (b"GIF89a" + b"\0" * 64, "image/png", "the copied image is not a PNG file"))
+        for data, mime, reason in bad:
+            # One viewing each: the log folds a repeated line until a different one comes.
+            viewer = await view(host)
+            said = host.log().count(unreadable)
+            await asyncio.to_thread(copier, data, mime)
+            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
+            assert "clipboardOffer" not in await heard_until_answered(viewer)
+            await stop_viewing(viewer)
+            await viewer.close()
+        viewer = await view(host)
+        await asyncio.to_thread(copier, huge_png_header(), "image/png")
+        assert await offer(viewer) == {"type": "clipboardOffer", "kind": "image", "size": len(huge_png_header()),
+                                       "tooLarge": True, "width": 10000, "height": 10000}
+        await stop_viewing(viewer)
+        await viewer.close()
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("mode", ["never", "stall"])
+def test_an_app_that_never_hands_its_copy_over_or_stalls_mid_transfer_does_not_stop_the_next(host, client, copier,
+                                                                                           tmp_path, mode):
+    # wl-copy serves each paste by running `cat FILE` into the pipe; a `cat` earlier on its PATH that writes
+    # nothing (never) or the first 64 KiB of 1 MiB (stall) and then sleeps makes it an app that stops mid-way.
+    fake = tmp_path / "bin" / "cat"
+    fake.parent.mkdir()
+    handed = "" if mode == "never" else 'head -c 65536 "$1"; '
+    fake.write_text(f'#!/bin/sh\n[ $# -eq 0 ] && exec /bin/cat\n{handed}exec sleep 120\n')
+    fake.chmod(0o755)
+    ran = tmp_path / "pressed"
+    key = {"label": "Mark", "kind": "command", "command": f"echo pressed >> '{ran}'"}
+    unreadable = "a copy on the computer could not be read"
+    owner = None
+
+    async def scenario():
+        nonlocal owner
+        viewer = await view(host)
+        idle = await connect(host, "Idle")
+        said = host.log().count(unreadable)
+        owner = subprocess.Popen(["wl-copy", "--foreground", "--type", "text/plain;charset=utf-8"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env={**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"},
+                                 start_new_session=True)
+        owner.stdin.write(b"s" * (1 << 20))
+        owner.stdin.close()
+        # While the host waits on the app, another device's sealed press is answered.
+        assert (await press_key(idle, 0, key))["ok"] is True
+        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n"), "the key did not run"
+        # 3 s without a byte end the read: the log says why, and the viewer is offered nothing.
+        assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+        assert "the app that copied did not hand the data over" in host.log()
+        assert "clipboardOffer" not in await heard_until_answered(viewer)
+        await idle.close()
+        await asyncio.to_thread(copier, b"next copy")
+        assert base64.b64decode((await offer(viewer))["data"]) == b"next copy"
+        await stop_viewing(viewer)
+        await viewer.close()
+
+    try:
+        run(scenario())
+    finally:
+        if owner:
+            os.killpg(owner.pid, signal.SIGKILL)
+            owner.wait(10)
 
 
 def test_doctor_names_the_clipboard_back_end(host):
