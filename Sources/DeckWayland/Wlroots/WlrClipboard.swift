@@ -22,7 +22,8 @@ public final class WlrClipboard: @unchecked Sendable {
     }
 
     /// Offered beside our own types so the thread knows its own selection when the compositor reports it (another
-    /// app never offers it): what a device pasted is not offered back to it.
+    /// app never offers it): what a device pasted is not offered back to it. Other apps see it in the type list;
+    /// the protocol gives no other sure sign (ARCHITECTURE.md "wlroots clipboard" says why).
     static let ownMarker = "application/x-touchdeck-host"
     /// The MIME types text is offered as (what wl-copy offers, less X's Latin-1 STRING) and read as, best first.
     static let textTypes = ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "TEXT"]
