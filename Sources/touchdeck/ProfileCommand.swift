@@ -8,7 +8,7 @@ struct ProfileCommand: Command {
     static let name = "profile"
     static let usage = [
         "profile [list] [--config-dir D]", "profile switch NAME", "profile export NAME FILE", "profile import FILE",
-        "profile delete NAME", "profile rename OLD NEW",
+        "profile delete NAME", "profile rename OLD NEW", "profile apps NAME [add|remove APP...]",
     ]
     static let summary = "list the profiles (named decks), switch the shared one; export, import, delete or rename one"
     static let options = [
@@ -26,6 +26,11 @@ struct ProfileCommand: Command {
                 + "the shared one the first of the others becomes it"
         ),
         ("rename OLD NEW", "rename the profile (not to a name another has); devices and profile keys go along"),
+        (
+            "apps NAME [add|remove APP...]",
+            "the apps the profile is for (a desktop entry id, an X11 WM_CLASS or a Wayland app id): while one has "
+                + "the focus, devices that follow the shared profile show it, and the shared one again after"
+        ),
         configDirOption,
     ]
     let arguments: Arguments
@@ -36,11 +41,15 @@ struct ProfileCommand: Command {
         words = arguments.positionals
         let forms = [
             "list": (1, 0), "switch": (2, 1), "export": (3, 2), "import": (2, 3), "delete": (2, 4), "rename": (3, 5),
+            "apps": (2, 6),
         ]
         guard let (count, form) = forms[words.first ?? "list"] else {
             throw UsageError("unknown profile command '\(words[0])'")
         }
-        guard words.isEmpty || words.count == count else { throw UsageError("usage: touchdeck \(Self.usage[form])") }
+        let appsChange = words.first == "apps" && words.count >= 4 && ["add", "remove"].contains(words[2])
+        guard words.isEmpty || words.count == count || appsChange else {
+            throw UsageError("usage: touchdeck \(Self.usage[form])")
+        }
     }
 
     func validate() throws { try arguments.allow(options: ["config-dir"]) }
@@ -52,6 +61,9 @@ struct ProfileCommand: Command {
         case "delete": request = ControlRequest(command: .deleteProfile, name: words[1])
         case "rename": request = ControlRequest(command: .renameProfile, name: words[1], newName: words[2])
         case "export": request = ControlRequest(command: .exportProfile, name: words[1])
+        case "apps":
+            request = ControlRequest(command: .profileApps, name: words[1])
+            if words.count >= 4 { (request.action, request.apps) = (words[2], Array(words[3...])) }
         case "import":
             let url = URL(fileURLWithPath: words[1])
             // The host refuses a larger file too; not sending it spares reading it twice.
@@ -88,7 +100,9 @@ struct ProfileCommand: Command {
         for profile in response.profiles ?? [] {
             let kept = profile.keptBy.isEmpty ? "" : " — kept by \(profile.keptBy.joined(separator: ", "))"
             let pages = "\(profile.pages) page\(profile.pages == 1 ? "" : "s")"
-            print("\(profile.current ? "*" : " ") \(profile.name) (\(profile.grid), \(pages))\(kept)")
+            let apps = profile.apps.map { " — for \($0.joined(separator: ", "))" } ?? ""
+            let focused = profile.focused == true ? " — shown for the focused app" : ""
+            print("\(profile.current ? "*" : " ") \(profile.name) (\(profile.grid), \(pages))\(kept)\(apps)\(focused)")
         }
         return 0
     }

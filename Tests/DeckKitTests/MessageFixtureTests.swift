@@ -11,7 +11,7 @@ let deviceTypes = [
     "listDisplays", "startScreen", "screenOptions", "requestKeyframe", "pointer", "stopScreen",
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
     "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",
-    "renameProfile", "importProfile", "undo",
+    "renameProfile", "importProfile", "setProfileApps", "undo",
     "fetchRecording", "deleteRecording", "clipboardSet", "storeIcon", "getIcon",
 ]
 let hostTypes = [
@@ -83,7 +83,9 @@ func hostFixtureRoundTripsToIdenticalBytes(type: String) throws {
     #expect(
         shown
             == .profiles(
-                .init(names: ["Default", "Phone", "Phone (2)"], current: "Default", shown: "Phone", follows: false)))
+                .init(
+                    names: ["Default", "Phone", "Phone (2)"], current: "Default", shown: "Phone", follows: false,
+                    apps: ["Phone (2)": ["org.gnome.TextEditor.desktop", "gedit"]], focusProfile: "Phone (2)")))
 }
 
 @Test func pointerEncodesFlatWithSortedKeys() {

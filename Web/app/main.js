@@ -258,6 +258,17 @@ function setUpProfilePicker(client, current) {
     if (problem) toast(problem);
     if (message) client.send(message);
   });
+  // The apps the profile shown is for (desktop entry ids, X11 WM_CLASS names, Wayland app ids): while one has the
+  // focus on the computer, the devices that follow the shared profile show it.
+  $('#profile-apps').addEventListener('click', () => {
+    const { shown, apps } = current();
+    const before = apps[shown] ?? [];
+    const typed = prompt(`Apps “${shown}” is for (desktop entry ids, X11 classes or Wayland app ids; commas between):`,
+      before.join(', '));
+    const { message, problem } = profileMessages.appsRequest(shown, before, typed);
+    if (problem) toast(problem);
+    if (message) client.send(message);
+  });
   $('#profile-delete').addEventListener('click', () => {
     const { names, shown } = current();
     const problem = profileMessages.deleteProblem(names, shown);
@@ -270,7 +281,7 @@ function setUpProfilePicker(client, current) {
   showProfiles(current());
 }
 
-function showProfiles({ names, shown, follows }) {
+function showProfiles({ names, shown, follows, focusProfile }) {
   const box = $('.profile-choice');
   const pick = $('#profile-pick');
   box.hidden = names.length < 2 && follows;
@@ -278,7 +289,9 @@ function showProfiles({ names, shown, follows }) {
   pick.value = shown;
   $('#profile-own').checked = !follows;
   $('#profile-delete').disabled = names.length < 2;
-  box.title = follows ? 'Every device that follows the shared profile shows this one' : 'Only this device shows this profile';
+  box.title = !follows ? 'Only this device shows this profile'
+    : focusProfile === shown ? 'Shown while an app it is for has the focus on the computer'
+      : 'Every device that follows the shared profile shows this one';
 }
 
 function showState(client, { state, everOpened }) {

@@ -9,7 +9,7 @@ import { cleanName } from './names.js';
 export const MAX_PROFILE_FILE_BYTES = 2 << 20;
 
 /** What a device shows before the host says (a host before profiles sends no `profiles`): one deck. */
-export const NO_PROFILES = Object.freeze({ names: [], current: '', shown: '', follows: true });
+export const NO_PROFILES = Object.freeze({ names: [], current: '', shown: '', follows: true, apps: {}, focusProfile: '' });
 
 /** A `profiles` message as the header shows it; anything malformed reads as no profiles. */
 export function readProfiles(message) {
@@ -17,7 +17,35 @@ export function readProfiles(message) {
   if (!names.length) return NO_PROFILES;
   const shown = names.includes(message.shown) ? message.shown : names[0];
   const current = names.includes(message.current) ? message.current : shown;
-  return { names, current, shown, follows: message.follows !== false };
+  const apps = {};
+  for (const [name, list] of Object.entries(message.apps ?? {})) {
+    if (names.includes(name) && Array.isArray(list)) apps[name] = list.filter((app) => typeof app === 'string');
+  }
+  const focusProfile = names.includes(message.focusProfile) ? message.focusProfile : '';
+  return { names, current, shown, follows: message.follows !== false, apps, focusProfile };
+}
+
+/** The apps a profile may name at most, and the longest name (ProfileApps on the host). */
+export const MAX_PROFILE_APPS = 16;
+export const MAX_APP_NAME = 128;
+
+export const setProfileApps = (name, apps) => ({ type: 'setProfileApps', name, apps });
+
+/**
+ * What setting the apps profile `name` is for from the text typed (names separated by commas or spaces: desktop
+ * entry ids, X11 WM_CLASS names, Wayland app ids) sends: `{ message }`, `{ problem }`, or `{}` when cancelled or
+ * unchanged. An empty text clears the list.
+ */
+export function appsRequest(name, before, typed) {
+  if (typed == null) return {};
+  const apps = [];
+  for (const app of typed.split(/[\s,]+/).filter(Boolean)) {
+    if (app.length > MAX_APP_NAME) return { problem: `An app name is at most ${MAX_APP_NAME} characters.` };
+    if (!apps.some((other) => other.toLowerCase() === app.toLowerCase())) apps.push(app);
+  }
+  if (apps.length > MAX_PROFILE_APPS) return { problem: `A profile names at most ${MAX_PROFILE_APPS} apps.` };
+  if (apps.join('\n') === (before ?? []).join('\n')) return {};
+  return { message: setProfileApps(name, apps) };
 }
 
 export const switchProfile = (name) => ({ type: 'switchProfile', name });

@@ -11,6 +11,8 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         /// `touchdeck profile list|switch|export|import|delete|rename` (`name` is the profile's, `newName` a rename's
         /// new name, `file` an import's text).
         case profiles, switchProfile, exportProfile, importProfile, deleteProfile, renameProfile
+        /// `touchdeck profile apps NAME [add|remove APP…]`: `name`, `action` (nil: list) and `apps`.
+        case profileApps
         /// `touchdeck key set|get` and `touchdeck press` (issue 23): `page`, `slot`, `profile` (nil: the shared
         /// current one); for `keySet` a partial look as a state line (`look`) and `save`.
         case keySet, keyGet, press
@@ -42,6 +44,8 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     /// colour and icon to the key in the config.
     public var look: String?
     public var save: Bool?
+    /// For `profileApps`: the apps to add or remove.
+    public var apps: [String]?
 
     public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command
@@ -94,6 +98,9 @@ public struct ProfileSummary: Codable, Equatable, Sendable {
     public var pages: Int
     /// The paired devices that keep this profile as their own.
     public var keptBy: [String]
+    /// The apps it is for (`ProfileApps`), and whether it shows now because one of them has the focus.
+    public var apps: [String]? = nil
+    public var focused: Bool? = nil
 
     public init(name: String, current: Bool, grid: String, pages: Int, keptBy: [String]) {
         self.name = name

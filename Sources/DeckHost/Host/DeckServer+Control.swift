@@ -24,7 +24,7 @@ extension DeckServer {
         case .rename: return rename(request.name, to: request.newName)
         case .disconnectViewer: return disconnectViewer()
         case .record: return await record(request)
-        case .profiles, .switchProfile, .exportProfile, .importProfile, .deleteProfile, .renameProfile:
+        case .profiles, .switchProfile, .exportProfile, .importProfile, .deleteProfile, .renameProfile, .profileApps:
             return profileControl(request)
         case .keySet, .keyGet, .press: return await keyControl(request)
         }

@@ -6,16 +6,17 @@ import Foundation
 // Profiles (PROTOCOL §6 "Profiles", issue 22): named decks. Each device shows the shared current profile (the
 // default) or one it keeps as its own, remembered per device id in the secrets file beside its permissions.
 extension DeckServer {
-    /// The profile the device behind `id` shows: the one it keeps, else the shared current one.
+    /// The profile the device behind `id` shows: the one it keeps, else the shared one (`sharedProfile`: the
+    /// focused app's, else the shared current one).
     func shownProfile(for id: ConnectionID) -> String {
-        guard let deviceId = connections[id]?.session.authorizedDevice else { return config.profiles.current }
+        guard let deviceId = connections[id]?.session.authorizedDevice else { return sharedProfile }
         return shownProfile(device: deviceId)
     }
 
     /// The profile a paired device shows (a kept profile deleted meanwhile: the shared one).
     func shownProfile(device deviceId: String) -> String {
         guard let own = devices.record(id: deviceId)?.profile, let stored = config.profiles.stored(own) else {
-            return config.profiles.current
+            return sharedProfile
         }
         return stored
     }
@@ -38,7 +39,7 @@ extension DeckServer {
         guard let deviceId = connections[id]?.session.authorizedDevice, knowsProfiles(id) else { return }
         let message = HostMessage.Profiles(
             names: config.profiles.names, current: config.profiles.current, shown: shownProfile(device: deviceId),
-            follows: follows(device: deviceId))
+            follows: follows(device: deviceId), apps: profileApps, focusProfile: focusFollow.shown)
         sendSealed(.profiles(message), to: id)
     }
 
@@ -66,9 +67,7 @@ extension DeckServer {
         }
     }
 
-    private var shownNow: [ConnectionID: String] {
-        Dictionary(uniqueKeysWithValues: authorizedConnections.map { ($0.0, shownProfile(for: $0.0)) })
-    }
+    private var shownNow: [ConnectionID: String] { shownEverywhere }
 
     /// Shows profile `name` on the device `deviceId`: when it follows the shared profile, the shared one switches
     /// (every device that follows it goes along); when it keeps its own, only its own changes. Nil `deviceId` (the
@@ -82,6 +81,7 @@ extension DeckServer {
             var changed = config
             try changed.profiles.switchCurrent(to: stored)
             try saveConfig(changed)
+            focusFollow.switchedShared()  // a choice made by hand stands until the focus moves on
         }
         log.info(
             "profile switched",
@@ -101,6 +101,7 @@ extension DeckServer {
     func saveConfig(_ changed: HostConfig) throws {
         try store.save(changed, to: .config)
         config = changed
+        focusFollow.recheck(config.profiles)
         syncStateCommands()
     }
 
@@ -127,6 +128,9 @@ extension DeckServer {
                 guard mayEdit(id, request: message.type) else { return }
                 let name = try importProfile(Data(request.file.utf8))
                 sendSealed(.profileImported(.init(name: name)), to: id)
+            case .setProfileApps(let request):
+                guard mayEdit(id, request: message.type) else { return }
+                try setProfileApps(request.apps, of: request.name)
             default: return
             }
         } catch {
@@ -262,6 +266,7 @@ extension DeckServer {
                 response.name = config.profiles.stored(request.name ?? "")
                 try deleteProfile(request.name ?? "")
             case .renameProfile: response.name = try renameProfile(request.name ?? "", to: request.newName ?? "")
+            case .profileApps: response.name = try profileAppsControl(request)
             default: break
             }
             response.profiles = profileSummaries
@@ -274,10 +279,13 @@ extension DeckServer {
     private var profileSummaries: [ProfileSummary] {
         config.profiles.profiles.map { profile in
             let keptBy = devices.records.filter { $0.profile.flatMap(config.profiles.stored) == profile.name }
-            return ProfileSummary(
+            var summary = ProfileSummary(
                 name: profile.name, current: profile.name == config.profiles.current,
                 grid: profile.layout.grid.rawValue,
                 pages: max(1, profile.layout.pages.count - 1), keptBy: keptBy.map(\.name))
+            summary.apps = profile.apps.isEmpty ? nil : profile.apps
+            summary.focused = profile.name == focusFollow.shown ? true : nil
+            return summary
         }
     }
 }

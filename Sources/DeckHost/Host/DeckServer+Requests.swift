@@ -9,7 +9,8 @@ extension DeckServer {
     func handleRequest(_ message: DeviceMessage, from id: ConnectionID) {
         if let edit = message.layoutEdit { return applyEdit(edit, request: message.type, from: id) }
         switch message {
-        case .switchProfile, .followProfile, .addProfile, .deleteProfile, .renameProfile, .importProfile:
+        case .switchProfile, .followProfile, .addProfile, .deleteProfile, .renameProfile, .importProfile,
+            .setProfileApps:
             handleProfile(message, from: id)
         case .undo: undo(from: id)
         case .storeIcon, .getIcon: handleIcon(message, from: id)

@@ -74,6 +74,8 @@ public actor DeckServer {
     var trayDeviceIds: [String: Int32] = [:]
     /// State commands that run and the keys' live looks (DeckServer+KeyState, issue 23).
     var keyStates = KeyStates()
+    /// The profile shown for the app that has the focus (DeckServer+FocusProfiles).
+    var focusFollow = FocusFollow()
 
     /// A host over `link` that keeps its files in `store` and reaches the computer through `desktop`.
     public init(
@@ -136,6 +138,7 @@ public actor DeckServer {
             group.addTask { await self.followVolume() }
             group.addTask { await self.followMedia() }
             group.addTask { await self.followMic() }
+            group.addTask { await self.followFocus() }
             for await event in events {
                 handle(event)
                 refreshTray()

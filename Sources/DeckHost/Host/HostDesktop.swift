@@ -45,6 +45,8 @@ public struct HostDesktop: Sendable {
     public var media: MediaControl = .unimplemented
     /// The computer's clipboard, traded with a viewer allowed to (DESIGN.md#clipboard).
     public var clipboard: ClipboardAccess = .unimplemented
+    /// Which app has the focus, for decks that follow it (`FocusFollow`).
+    public var focus: FocusWatch = .unavailable("no desktop")
     /// The default file manager and web browser a first run's starter deck opens (`StarterDeck`); nil: a first run
     /// starts with an empty deck (the fakes).
     public var starterApps: (@Sendable () -> StarterApps)? = nil
@@ -112,6 +114,7 @@ public struct HostDesktop: Sendable {
         desktop.clipboard = chosen.clipboard
         desktop.starterApps = { StarterApps.find(environment: environment) }
         return desktop
+        desktop.focus = chosen.focus
     }
 
     /// The desktop of the back-end `DesktopBackend.choose` picks for this session.

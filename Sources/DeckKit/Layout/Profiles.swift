@@ -1,14 +1,35 @@
 // Profiles (PROTOCOL §6 "Profiles"): named decks, each with its own pages, grid size and keys. The host keeps them
 // all and one shared current profile; each device shows the shared one or a profile of its own.
 
-/// One named deck.
+/// One named deck, and the apps it is for (`ProfileApps`: while one of them has the focus, the devices that follow
+/// the shared profile show this one).
 public struct Profile: Codable, Hashable, Sendable {
     public var name: String
     public var layout: DeckLayout
+    /// Desktop entry ids, WM_CLASS names or Wayland app ids, as `ProfileApps.clean` keeps them; empty: none.
+    public var apps: [String]
 
-    public init(name: String, layout: DeckLayout = .empty) {
+    public init(name: String, layout: DeckLayout = .empty, apps: [String] = []) {
         self.name = name
         self.layout = layout
+        self.apps = apps
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, layout, apps }
+
+    // `apps` is left out when empty, so a config without apps reads and writes as it did before them.
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        name = try fields.decode(String.self, forKey: .name)
+        layout = try fields.decode(DeckLayout.self, forKey: .layout)
+        apps = ProfileApps.clean(try fields.decodeIfPresent([String].self, forKey: .apps) ?? [])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(name, forKey: .name)
+        try fields.encode(layout, forKey: .layout)
+        if !apps.isEmpty { try fields.encode(apps, forKey: .apps) }
     }
 }
 
@@ -63,7 +84,10 @@ public struct ProfileSet: Hashable, Sendable {
         var kept: [Profile] = []
         for profile in given.prefix(Self.maxProfiles) {
             let cleaned = Self.cleanName(profile.name) ?? Self.defaultName
-            kept.append(Profile(name: Self.uniqueName(cleaned, taken: kept.map(\.name)), layout: profile.layout))
+            kept.append(
+                Profile(
+                    name: Self.uniqueName(cleaned, taken: kept.map(\.name)), layout: profile.layout, apps: profile.apps)
+            )
         }
         if kept.isEmpty { kept = [Profile(name: Self.defaultName)] }
         profiles = kept
@@ -126,6 +150,9 @@ public struct ProfileSet: Hashable, Sendable {
         profiles.append(profile)
         return profile.name
     }
+
+    /// Replaces the apps of the profile at `index` (`ProfileApps`: checked by the caller).
+    mutating func setApps(_ apps: [String], at index: Int) { profiles[index].apps = apps }
 
     /// Deletes the profile called `name`; the last one stays. When it was the shared current one, the first of the
     /// others becomes current.

@@ -38,6 +38,7 @@ public enum DeviceMessage: WireMessage {
     case deleteProfile(DeleteProfile)
     case renameProfile(RenameProfile)
     case importProfile(ImportProfile)
+    case setProfileApps(SetProfileApps)
     case undo(Undo)
     case clipboardSet(ClipboardSet)
     case storeIcon(StoreIcon)
@@ -84,6 +85,7 @@ public enum DeviceMessage: WireMessage {
         case .deleteProfile(let m): m
         case .renameProfile(let m): m
         case .importProfile(let m): m
+        case .setProfileApps(let m): m
         case .undo(let m): m
         case .clipboardSet(let m): m
         case .storeIcon(let m): m
@@ -131,6 +133,7 @@ public enum DeviceMessage: WireMessage {
         DeleteProfile.type: { .deleteProfile(try DeleteProfile(from: $0)) },
         RenameProfile.type: { .renameProfile(try RenameProfile(from: $0)) },
         ImportProfile.type: { .importProfile(try ImportProfile(from: $0)) },
+        SetProfileApps.type: { .setProfileApps(try SetProfileApps(from: $0)) },
         Undo.type: { .undo(try Undo(from: $0)) },
         ClipboardSet.type: { .clipboardSet(try ClipboardSet(from: $0)) },
         StoreIcon.type: { .storeIcon(try StoreIcon(from: $0)) },

@@ -54,6 +54,19 @@ extension DeviceMessage {
 
         public init(file: String) { self.file = file }
     }
+
+    /// Sets the apps a profile is for (an edit): while one has the focus, the devices that follow the shared
+    /// profile show it (`ProfileApps`). An empty list: none.
+    public struct SetProfileApps: MessageBody {
+        public static let type = "setProfileApps"
+        public var name: String
+        public var apps: [String]
+
+        public init(name: String, apps: [String]) {
+            self.name = name
+            self.apps = apps
+        }
+    }
 }
 
 extension HostMessage {
@@ -68,12 +81,22 @@ extension HostMessage {
         public var shown: String
         /// Whether this device follows the shared current profile.
         public var follows: Bool
+        /// The apps each profile is for, by profile name (only profiles that name some; absent: none does).
+        public var apps: [String: [String]]?
+        /// The profile shown for the app that has the focus instead of `current` (absent: none); devices that
+        /// follow the shared profile show it, and `current` again when the focus leaves.
+        public var focusProfile: String?
 
-        public init(names: [String], current: String, shown: String, follows: Bool) {
+        public init(
+            names: [String], current: String, shown: String, follows: Bool, apps: [String: [String]]? = nil,
+            focusProfile: String? = nil
+        ) {
             self.names = names
             self.current = current
             self.shown = shown
             self.follows = follows
+            self.apps = apps
+            self.focusProfile = focusProfile
         }
     }
 

@@ -123,7 +123,10 @@ CATALOGUE = {
     "pressDown": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
     "pressUp": {"page": ("int", True), "index": ("int", True), "path": ("path", False)},
     "importProfile": {"file": ("str", True)},
-    "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True)},
+    "profiles": {"names": ("list", True), "current": ("str", True), "shown": ("str", True), "follows": ("bool", True),
+                 "apps": ("appsbyprofile", False), "focusProfile": ("str", False)},
+    # Decks that follow the focused app: the apps a profile is for (desktop entry ids, WM_CLASS names, app ids).
+    "setProfileApps": {"name": ("str", True), "apps": ("strlist", True)},
     "profileImported": {"name": ("str", True)},
     "undo": {},
     # Stored icons (PROTOCOL §6 "Stored icons"): a picture from the device, kept by the host as a PNG by name.
@@ -195,6 +198,9 @@ def _fits(kind, value):
         "list": lambda v: isinstance(v, list),
         "button": is_button,
         "livelook": is_live_look,
+        "strlist": lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
+        "appsbyprofile": lambda v: isinstance(v, dict) and all(
+            isinstance(apps, list) and all(isinstance(app, str) for app in apps) for apps in v.values()),
         # A named key, or one printable character (not a space: that is the named key `space`).
         "presskey": lambda v: v in PRESS_KEYS or (isinstance(v, str) and len(v) == 1 and v.isprintable()
                                                   and not v.isspace()),
