@@ -25,8 +25,7 @@ os.environ.setdefault("TOUCHDECK_BIN", str(HERE.parents[1] / ".build" / "release
 
 from daemon import Daemon  # noqa: E402
 from touchdeck.client import DeckClient  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from chromium import Browser  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from pages import wait  # noqa: E402
 from viewer import pair_as_viewer, start_viewing, viewer_state, wait_viewer  # noqa: E402
@@ -125,20 +124,9 @@ def percentiles(times):
     return statistics.median(ordered), ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
-def chromium():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--ignore-certificate-errors", "--disable-gpu",
-                "--window-size=1194,834", "--disable-dev-shm-usage"):
-        options.add_argument(arg)
-    browser = type("Browser", (), {})()
-    browser.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    return browser
-
-
 def browser_viewer(host):
     """Chromium paired, allowed the clipboard, viewing, with the offer bar observed."""
-    browser = chromium()
+    browser = Browser()
     pair_as_viewer(browser, host, "Bench browser")
     host.cli("devices", "allow-clipboard", "Bench browser", "on")
     start_viewing(browser.driver)

@@ -5,8 +5,8 @@ GTK pastes, text (Hangul and emoji intact) and a PNG byte for byte, and the past
 Computer → device: what GTK copies is offered to the viewer allowed to (text, an image, too large text as too
 large) and to nobody else (checked on the wire). Bad input: GTK copying invalid UTF-8 or a GIF as image/png is
 logged as unreadable, a 10000×10000 PNG and 20 MiB of text are offered as too large; invalid pastes get their
-reasons, 20 MiB closes that connection alone, and a paste and a copy still work. Skipped outside
-scripts/with-mutter."""
+reasons, 20 MiB closes that connection alone, and a paste and a copy still work. The web viewer in Chromium pastes
+into GTK and copies what GTK copied (the offer bar). Skipped outside scripts/with-mutter."""
 
 import base64
 import io
@@ -29,6 +29,12 @@ sys.path.insert(0, str(HERE.parent / "support"))
 from clipboards import png  # noqa: E402
 from deskhome import eventually  # noqa: E402
 from livehelpers import Daemon, closed_code, paired_device, reconnect, run  # noqa: E402
+
+sys.path.insert(0, str(HERE.parent / "browser"))
+from chromium import Browser  # noqa: E402
+from pages import wait  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from viewer import pair_as_viewer, start_viewing  # noqa: E402
 
 pytestmark = pytest.mark.skipif(os.environ.get("TOUCHDECK_MUTTER_SIZE") != "1280x720",
                                 reason="needs scripts/with-mutter with its one 1280x720 monitor")
@@ -309,3 +315,34 @@ def test_bad_copies_and_pastes_get_clear_answers_and_the_host_keeps_serving(host
     pasted, offered = run(scenario())
     assert pasted == "여전히 ✓"
     assert base64.b64decode(offered["data"]) == b"after all that"
+
+
+def test_the_web_viewer_pastes_into_gtk_and_copies_what_gtk_copied(host, gtk):
+    """Chromium with the clipboard permission granted through CDP: Paste reaches GTK's field (Ctrl+V) and its
+    clipboard; GTK's copy shows the offer bar, whose Copy writes the browser's clipboard."""
+    browser = Browser()
+    driver = browser.driver
+    try:
+        pair_as_viewer(browser, host, "Web viewer")
+        host.cli("devices", "allow-clipboard", "Web viewer", "on")
+        driver.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": host.https.rstrip("/"), "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        start_viewing(driver)
+        gtk.wait_focused()
+        mark = len(gtk.events)
+        driver.execute_async_script(
+            "navigator.clipboard.writeText(arguments[0]).then(() => arguments[1](true))", "세계 👋 from Chromium")
+        driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="paste"]').click()
+        assert gtk.wait("field", 20, start=mark, match=lambda e: e["text"] == "세계 👋 from Chromium") is not None
+        assert gtk.paste_text() == "세계 👋 from Chromium"
+        gtk.copy_text("Copied in GTK: 안녕 🙂")
+        bar = driver.find_element(By.CSS_SELECTOR, ".clipboard-offer")
+        wait(driver, lambda d: bar.is_displayed() and "Copied in GTK" in bar.text, 20, "the offer bar")
+        bar.find_element(By.CSS_SELECTOR, ".clipboard-copy").click()
+        wait(driver, lambda d: not bar.is_displayed(), 20, "the bar to go once copied")
+        copied = driver.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('error: ' + e))")
+        assert copied == "Copied in GTK: 안녕 🙂"
+        driver.execute_script("window.touchdeckViewer.shown(false)")
+    finally:
+        browser.quit()

@@ -6,15 +6,17 @@ to it; only the viewer allowed to hears copies (checked on the wire); the paste 
 id from sway's IPC (Ctrl+Shift+V in a window whose app id is a terminal's); copies of invalid UTF-8 or a GIF called
 image/png are logged as unreadable and a 10000×10000 PNG is offered as too large; an app that never hands its copy
 over or stalls mid-transfer is given up after 3 s while another device is served, and the next copy is offered;
-`doctor` names the back-end.
+the web viewer in Chromium pastes and copies (the offer bar); `doctor` names the back-end.
 Skipped outside scripts/with-sway (and under scripts/with-mutter, whose compositor has no data control)."""
 
 import asyncio
 import base64
 import os
+import pathlib
 import signal
 import struct
 import subprocess
+import sys
 import zlib
 
 import pytest
@@ -24,6 +26,12 @@ from test_mutter_live import GTKClient
 from deskhome import eventually
 from livehelpers import Daemon, paired_device, press_key, reconnect, run
 from clipboards import png
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+from chromium import Browser  # noqa: E402
+from pages import wait  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from viewer import pair_as_viewer, start_viewing  # noqa: E402
 
 pytestmark = pytest.mark.skipif("TOUCHDECK_SWAY_PID" not in os.environ or "TOUCHDECK_MUTTER_PID" in os.environ,
                                 reason="needs scripts/with-sway")
@@ -324,6 +332,36 @@ def test_an_app_that_never_hands_its_copy_over_or_stalls_mid_transfer_does_not_s
         if owner:
             os.killpg(owner.pid, signal.SIGKILL)
             owner.wait(10)
+
+
+def test_the_web_viewer_pastes_and_copies_through_sway(host, client, copier):
+    """Chromium with the clipboard permission granted through CDP: Paste sets the seat's selection; a copy made with
+    wl-copy shows the offer bar, whose Copy writes the browser's clipboard."""
+    browser = Browser()
+    driver = browser.driver
+    try:
+        pair_as_viewer(browser, host, "Web viewer")
+        host.cli("devices", "allow-clipboard", "Web viewer", "on")
+        driver.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": host.https.rstrip("/"), "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        start_viewing(driver)
+        driver.execute_async_script(
+            "navigator.clipboard.writeText(arguments[0]).then(() => arguments[1](true))", "세계 👋 from Chromium")
+        driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="paste"]').click()
+        # wl-paste fails while the seat has no selection yet: read without check until the paste arrives.
+        selection = lambda: subprocess.run(["wl-paste", "--no-newline"], capture_output=True, timeout=20).stdout  # noqa: E731
+        wait(driver, lambda d: selection() == "세계 👋 from Chromium".encode(), 20, "the paste in the seat's selection")
+        copier("Copied on sway: 안녕 🙂".encode())
+        bar = driver.find_element(By.CSS_SELECTOR, ".clipboard-offer")
+        wait(driver, lambda d: bar.is_displayed() and "Copied on sway" in bar.text, 20, "the offer bar")
+        bar.find_element(By.CSS_SELECTOR, ".clipboard-copy").click()
+        wait(driver, lambda d: not bar.is_displayed(), 20, "the bar to go once copied")
+        copied = driver.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('error: ' + e))")
+        assert copied == "Copied on sway: 안녕 🙂"
+        driver.execute_script("window.touchdeckViewer.shown(false)")
+    finally:
+        browser.quit()
 
 
 def test_doctor_names_the_clipboard_back_end(host):
