@@ -1,7 +1,9 @@
 """The clipboard on the real daemon under the test desktop's Xvfb (PROTOCOL §6 "Clipboard", DESIGN.md#clipboard),
 with `xclip` as the other app: text (Hangul and emoji intact), a PNG and a mebibyte of text (INCR both ways)
-travel both ways; the paste chord lands in the focused window (Ctrl+Shift+V in a terminal); only the viewer
-allowed to hears copies (checked on the wire); bad input gets a clear answer and the host keeps serving."""
+travel both ways; PRIMARY too when the user asks for it; the paste chord lands in the focused window
+(Ctrl+Shift+V in a terminal); only the viewer allowed to hears copies (checked on the wire); bad input (pasted or
+copied, or an owner that never answers or stalls mid-INCR) gets a clear answer or log line and the host keeps
+serving."""
 
 import base64
 import os
@@ -280,6 +282,31 @@ def test_bad_input_gets_a_clear_answer_and_the_host_keeps_serving(host):
 
     run(scenario())
     assert pasted() == b"still here"
+
+
+def test_copies_that_break_the_rules_are_not_offered_as_content(host, copier):
+    unreadable = "a copy on the computer could not be read"
+
+    async def scenario():
+        bad = ((b"caf\xc3(", "UTF8_STRING", "the copied text is not UTF-8"),
+               (b"GIF89a" + b"\0" * 64, "image/png", "the copied image is not a PNG file"))
+        for data, target, reason in bad:
+            viewer = await view(host)  # one viewing each: the log folds a repeated line
+            said = host.log().count(unreadable)
+            copier(data, target=target)
+            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
+            assert "clipboardOffer" not in await heard_until_answered(viewer)
+            await viewer.close()
+        viewer = await view(host)
+        copier(huge_png_header(), target="image/png")
+        assert await offer(viewer) == {"type": "clipboardOffer", "kind": "image", "size": len(huge_png_header()),
+                                       "tooLarge": True, "width": 10000, "height": 10000}
+        copier(b"fine again")
+        assert base64.b64decode((await offer(viewer))["data"]) == b"fine again"
+        await viewer.close()
+
+    run(scenario())
 
 
 @pytest.mark.parametrize("mode", ["never", "stall"])
