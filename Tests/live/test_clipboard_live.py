@@ -294,7 +294,7 @@ def test_copies_that_break_the_rules_are_not_offered_as_content(host, copier):
             viewer = await view(host)  # one viewing each: the log folds a repeated line
             said = host.log().count(unreadable)
             copier(data, target=target)
-            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert eventually(lambda: host.log().count(unreadable) > said, 30), host.log()
             assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
             assert "clipboardOffer" not in await heard_until_answered(viewer)
             await viewer.close()
@@ -325,9 +325,9 @@ def test_an_owner_that_never_answers_or_stalls_mid_incr_does_not_stop_the_next_c
         assert eventually(ready.exists), "the misbehaving owner did not start"
         # While the host waits on the owner, another device's sealed press is answered.
         assert (await press_key(idle, 0, key))["ok"] is True
-        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n"), "the key did not run"
+        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n", 30), "the key did not run"
         # The owner's 3 s per step run out: the log says why (the viewer is offered nothing).
-        assert eventually(lambda: host.log().count("a copy on the computer could not be read") > said), host.log()
+        assert eventually(lambda: host.log().count("a copy on the computer could not be read") > said, 30), host.log()
         assert "the app that copied did not hand the data over" in host.log()
         assert "clipboardOffer" not in await heard_until_answered(viewer)
         await idle.close()

@@ -282,7 +282,7 @@ def test_bad_copies_and_pastes_get_clear_answers_and_the_host_keeps_serving(host
             viewer = await view(host, gtk)  # one viewing each: the log folds a repeated line
             said = host.log().count(unreadable)
             gtk.copy_raw(target, data)
-            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert eventually(lambda: host.log().count(unreadable) > said, 30), host.log()
             assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
             assert "clipboardOffer" not in await heard_until_answered(viewer)
             await viewer.close()

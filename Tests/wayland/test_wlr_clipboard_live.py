@@ -272,7 +272,7 @@ def test_copies_that_break_the_rules_are_not_offered_as_content(host, client, co
             viewer = await view(host)
             said = host.log().count(unreadable)
             await asyncio.to_thread(copier, data, mime)
-            assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+            assert eventually(lambda: host.log().count(unreadable) > said, 30), host.log()
             assert f"could not be read clipboard.reason={reason}" in host.log(), host.log()
             assert "clipboardOffer" not in await heard_until_answered(viewer)
             await stop_viewing(viewer)
@@ -315,9 +315,9 @@ def test_an_app_that_never_hands_its_copy_over_or_stalls_mid_transfer_does_not_s
         owner.stdin.close()
         # While the host waits on the app, another device's sealed press is answered.
         assert (await press_key(idle, 0, key))["ok"] is True
-        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n"), "the key did not run"
+        assert eventually(lambda: ran.exists() and ran.read_text() == "pressed\n", 30), "the key did not run"
         # 3 s without a byte end the read: the log says why, and the viewer is offered nothing.
-        assert eventually(lambda: host.log().count(unreadable) > said), host.log()
+        assert eventually(lambda: host.log().count(unreadable) > said, 30), host.log()
         assert "the app that copied did not hand the data over" in host.log()
         assert "clipboardOffer" not in await heard_until_answered(viewer)
         await idle.close()
