@@ -12,6 +12,10 @@ import Foundation
 /// recording never slows the viewer down. Sound comes through `append(samples:captureMicros:)`. Both are placed
 /// on the file's clock by `RecordingTimeline`: a pause leaves no gap.
 ///
+/// While a viewer's stream encodes the same picture (monitor, size and rate) with x264, the recording takes that
+/// stream's frames instead of encoding its own (`EncodeShare`, DESIGN.md#recording): its own encoder idles and
+/// its capture's frames are not even copied; when the stream goes, it encodes by itself again from a keyframe.
+///
 /// Whatever ends it by itself (the capture, an encoder, a full disk) is reported once through `failed`; the
 /// owner then calls `stop()`, the one way a recording ends, which writes the last fragment and closes the file.
 public final class Recorder: @unchecked Sendable {
@@ -75,6 +79,12 @@ public final class Recorder: @unchecked Sendable {
     /// The file's keyframes, one every second of its time (a killed host loses at most that much).
     private var keyframes: KeyframeClock
     private var pendingSound = 0
+    /// Fed by a viewer's encoder (`EncodeTap`): own frames are ignored; until `waitingForKeyframe` is false, fed
+    /// frames are too. Fed frames queued for the sink, bounded like the pool.
+    private var fed = false
+    private var waitingForKeyframe = false
+    private var pendingFed = 0
+    private let share: EncodeShare?
     /// Only on `queue`.
     private let sink: RecordingSink
     private var keepAlive: DispatchSourceTimer?
@@ -83,7 +93,7 @@ public final class Recorder: @unchecked Sendable {
     /// clock. Throws a `RecordingError` or the capture's
     /// `ScreenSourceError` when it cannot start; nothing is left on disk then.
     public init(
-        _ options: Options, capture start: StartCapture, log: Logger,
+        _ options: Options, capture start: StartCapture, log: Logger, share: EncodeShare? = nil,
         clock: @escaping @Sendable () -> UInt64 = CapturedFrame.now,
         failed: @escaping @Sendable (RecordingError) -> Void
     ) throws {
@@ -99,6 +109,8 @@ public final class Recorder: @unchecked Sendable {
         size = sink.size
         pool = FramePool(count: 3, bytes: frame.width * frame.height * 4)
         self.failed = failed
+        // A viewer's x264 stream can feed only an x264 recording.
+        self.share = options.encoder == .x264 ? share : nil
         let now = clock()
         timeline = RecordingTimeline(start: now)
         lastFrameAt = now
@@ -113,6 +125,7 @@ public final class Recorder: @unchecked Sendable {
             throw error
         }
         startKeepAlive()
+        self.share?.join(EncodeShare.Key(monitor: options.monitor, size: size, fps: fps), tap: self)
     }
 
     /// Whether it is paused now.
@@ -132,6 +145,7 @@ public final class Recorder: @unchecked Sendable {
     public func resume() -> Bool {
         let capture: (any ScreenCapture)? = lock.withLock {
             guard !stopped, timeline.resume(at: self.clock()) else { return nil }
+            if fed { waitingForKeyframe = true }
             return self.capture
         }
         guard let capture else { return false }
@@ -169,6 +183,7 @@ public final class Recorder: @unchecked Sendable {
             defer { self.capture = nil }
             return self.capture
         }
+        share?.leave(self)
         capture?.stop()
         return queue.sync {
             keepAlive?.cancel()
@@ -202,7 +217,8 @@ public final class Recorder: @unchecked Sendable {
 
     private func frame(_ frame: CapturedFrame) {
         let fileTime: UInt64? = lock.withLock {
-            guard !stopped else { return nil }
+            // Fed by a viewer's encoder, which sees the same pictures: nothing to copy or encode here.
+            guard !stopped, !fed else { return nil }
             lastFrameAt = frame.capturedAt
             guard let time = timeline.fileTime(of: frame.capturedAt) else { return nil }
             // The file starts when the recording does: a capture whose first picture comes late (Mutter's, a
@@ -252,12 +268,77 @@ public final class Recorder: @unchecked Sendable {
                 let now = self.clock()
                 guard !self.stopped, !self.timeline.isPaused, now > self.lastFrameAt + 40_000 else { return nil }
                 let quiet = now > self.lastFrameAt + 500_000
-                let due = self.timeline.fileTime(of: now).map { self.keyframes.isDue(at: $0) } ?? false
+                let due =
+                    self.timeline.fileTime(of: now).map { self.keyframes.isDue(at: $0) || self.waitingForKeyframe }
+                    ?? false
                 return quiet || due ? self.capture : nil
             }
             capture?.refresh()
         }
         keepAlive = timer
         timer.resume()
+    }
+}
+
+// MARK: - Fed by a viewer's encoder
+
+extension Recorder: EncodeTap {
+    public func wantsKeyframe(at micros: UInt64) -> Bool {
+        lock.withLock {
+            guard fed, !stopped, let time = timeline.fileTime(of: micros) else { return false }
+            return waitingForKeyframe || !hadPicture || keyframes.isDue(at: time)
+        }
+    }
+
+    public func take(_ frame: EncodedFrame, capturedAt micros: UInt64) {
+        let fileTime: UInt64? = lock.withLock {
+            guard fed, !stopped else { return nil }
+            lastFrameAt = micros
+            guard let time = timeline.fileTime(of: micros), frame.width == size.width, frame.height == size.height
+            else { return nil }
+            // A frame the queue has no room for breaks the chain of pictures: wait for the next keyframe.
+            guard pendingFed < 3 else {
+                waitingForKeyframe = true
+                return nil
+            }
+            guard frame.keyframe || !waitingForKeyframe else { return nil }
+            if frame.keyframe {
+                waitingForKeyframe = false
+                keyframes.keyframe(at: time)
+            }
+            pendingFed += 1
+            defer { hadPicture = true }
+            return hadPicture ? time : 0
+        }
+        guard let fileTime else { return }
+        // A copy: the stream seals its frame in place once this returns.
+        let copy = RecordingSink.Encoded(
+            accessUnit: frame.accessUnit, keyframe: frame.keyframe, parameterSets: frame.parameterSets,
+            width: frame.width, height: frame.height)
+        queue.async {
+            self.lock.withLock { self.pendingFed -= 1 }
+            self.run { try self.sink.write(copy, micros: fileTime) }
+        }
+    }
+
+    public func attached() {
+        lock.withLock {
+            guard !stopped else { return }
+            fed = true
+            waitingForKeyframe = true
+        }
+    }
+
+    public func detached() {
+        let capture: (any ScreenCapture)? = lock.withLock {
+            guard !stopped, fed else { return nil }
+            fed = false
+            waitingForKeyframe = false
+            // The own encoder's last picture is from before it idled: it starts again with a keyframe, queued
+            // (under the lock) ahead of any frame of its own.
+            queue.async { self.sink.resumed() }
+            return timeline.isPaused ? nil : self.capture
+        }
+        capture?.refresh()
     }
 }

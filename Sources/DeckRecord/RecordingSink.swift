@@ -54,6 +54,23 @@ final class RecordingSink {
         let encoded: EncodedFrame?
         do { encoded = try video.encode(image, at: micros) } catch { throw RecordingError.encoder("\(error)") }
         guard let encoded else { return }
+        try write(
+            Encoded(
+                accessUnit: encoded.accessUnit, keyframe: encoded.keyframe, parameterSets: encoded.parameterSets,
+                width: encoded.width, height: encoded.height), micros: micros)
+    }
+
+    /// One access unit, from this sink's encoder or a viewer's (`EncodeTap`).
+    struct Encoded: Sendable {
+        var accessUnit: Data
+        var keyframe: Bool
+        var parameterSets: [Data]
+        var width: Int
+        var height: Int
+    }
+
+    /// Writes an encoded frame at `micros` on the file's clock.
+    func write(_ encoded: Encoded, micros: UInt64) throws {
         if encoded.keyframe, writer.hasVideo { try checkRoom() }
         try writer.writeVideo(
             encoded.accessUnit, keyframe: encoded.keyframe, parameterSets: encoded.parameterSets,

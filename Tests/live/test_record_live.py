@@ -520,3 +520,77 @@ def test_a_record_key_starts_and_stops_a_recording(tmp_path, screen):
         assert only_recording(folder).stat().st_size > 0
     finally:
         host.stop()
+
+
+def video_frames(path):
+    """(time in s, keyframe) of every video packet in the file, by ffprobe."""
+    done = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                           "-of", "csv=p=0", str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(",") for line in done.stdout.split()]
+    return sorted((float(pts), "K" in flags) for pts, flags in rows)
+
+
+def test_a_recording_takes_the_viewers_frames_and_its_own_when_the_viewer_leaves(tmp_path, screen):
+    # DESIGN.md#recording, one encode: a viewer of the same picture (size and rate) encodes for both, so its stream
+    # carries the recording's keyframe every second; without a viewer the recording encodes by itself again. The
+    # file must play through both switches with a keyframe every second and end on the screen's last picture.
+    from touchdeck.packets import parse_video
+    from test_stream_live import start_viewing
+
+    host, folder = make_host(tmp_path, screen)
+
+    async def watch(client, seconds):
+        """Reads the stream for `seconds`: how many frames and keyframes came."""
+        frames = keyframes = 0
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            packet = parse_video(await client.recv_binary(timeout=10))
+            frames += 1
+            keyframes += packet.keyframe
+        return frames, keyframes
+
+    async def scenario():
+        first = await viewer_device(host, "Watching tablet")
+        second = await viewer_device(host, "Returning tablet")
+        with Painter(screen.display) as painter:
+            assert "Recording" in host.cli("record", "start", "--fps", "30")
+            await asyncio.sleep(1.5)  # the recording alone
+            await start_viewing(first, fps=30)
+            frames, keyframes = await watch(first, 3.5)
+            # Alone, a viewer gets one keyframe at the start (the next after 10 s); fed to the recording, one a second.
+            assert frames > 20 and keyframes >= 3, (frames, keyframes)
+            await first.send({"type": "stopScreen"})
+            await asyncio.sleep(2)  # the recording alone again
+            await start_viewing(second, fps=30)
+            await watch(second, 1)
+            painter.stop()
+            picture = still_picture()
+            painter.access.put(picture, 0, 0, WIDTH, HEIGHT)
+            await watch(second, 1.5)
+            assert "Saved" in host.cli("record", "stop")
+        await first.close()
+        await second.close()
+        return picture
+
+    try:
+        picture = run(scenario())
+        path = only_recording(folder)
+        frames = video_frames(path)
+        times = [t for t, _ in frames]
+        keys = [t for t, key in frames if key]
+        assert keys[0] == times[0], "the file starts with a keyframe"
+        # Every second of the file has a keyframe, across both switches (the keep-alive adds half a frame slot).
+        gaps = [b - a for a, b in zip(keys, keys[1:] + [times[-1]])]
+        assert max(gaps) <= 1.1, gaps
+        assert times[-1] - times[0] >= 8, times[-1]
+        decoded = 0
+        with av.open(str(path)) as container:
+            for last in container.decode(video=0):
+                decoded += 1
+        assert decoded == len(frames), (decoded, len(frames))
+        assert (last.width, last.height) == (WIDTH, HEIGHT)
+        score = psnr(luma(last.reformat(format="yuv420p")), reference_luma(picture, WIDTH, HEIGHT))
+        assert score >= 35, score
+    finally:
+        host.stop()

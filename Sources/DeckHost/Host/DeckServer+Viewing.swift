@@ -147,10 +147,11 @@ extension DeckServer {
         let options = ScreenStream.Options(
             monitor: wanted.monitor, maxSide: wanted.maxSide, fps: wanted.fps, encoder: desktop.encoder)
         let (link, log, source, inputUnavailable) = (self.link, self.log, desktop.screen, desktop.inputUnavailable)
+        let share = recordingHost.encodes
         Task.detached {
             do {
                 let stream = try ScreenStream(
-                    options, source: source, log: log,
+                    options, source: source, log: log, share: share,
                     send: sealer.sending(over: link, to: id),
                     failed: { failure in Task { await self.streamFailed(serial, failure) } })
                 await self.streamOpened(serial, stream, viewOnly: stream.inputRefusal ?? inputUnavailable)

@@ -29,6 +29,8 @@ struct RecordingHost {
     var fetching: Set<ConnectionID> = []
     /// The last state broadcast, for devices that authorize later.
     var state = HostMessage.RecordState(state: .idle)
+    /// Where a viewer's encode meets a recording of the same picture, so one x264 encode serves both.
+    let encodes = EncodeShare()
 }
 
 // Recording (PROTOCOL §6 "Recording", DESIGN.md#recording): start, pause, resume, the one stop path, the state

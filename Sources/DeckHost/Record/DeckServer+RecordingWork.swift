@@ -77,6 +77,7 @@ extension DeckServer {
     /// A new file in the folder and its recorder, off the actor.
     private func openFile(_ serial: UInt64, _ request: RecordingFileRequest) {
         let (source, library, log, encoder) = (desktop.screen, recordingHost.library, self.log, desktop.encoder)
+        let share = recordingHost.encodes
         Task.detached {
             do {
                 let url = try library.newFile(monitor: request.monitor, at: Date())
@@ -84,7 +85,7 @@ extension DeckServer {
                     monitor: request.monitor, maxSide: request.maxSide, fps: request.fps,
                     encoder: encoder == .auto ? .x264 : encoder, sound: request.sound, url: url)
                 let recorder = try Recorder(
-                    options, capture: source.capture, log: log,
+                    options, capture: source.capture, log: log, share: share,
                     failed: { error in Task { await self.recordingFailed(serial, error) } })
                 await self.fileOpened(serial, recorder, url: url)
             } catch {

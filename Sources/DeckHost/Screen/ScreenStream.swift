@@ -13,6 +13,10 @@ import Foundation
 /// not even encoded; from then on frames are dropped until a keyframe gets through, and the next frame is
 /// encoded as one. A still screen gives the capture no frame, so when a slot frees up while a keyframe is owed
 /// the capture is asked for one (`refresh`).
+///
+/// A recording of the same picture (monitor, size and rate) takes this stream's frames instead of encoding them
+/// again (`EncodeShare`, DESIGN.md#recording): while it is attached every frame is encoded, also those the gate
+/// holds back from the device, and the recording's keyframes (one a second) are the device's too.
 final class ScreenStream: @unchecked Sendable {
     /// What the viewer asked for.
     struct Options: Sendable {
@@ -41,12 +45,15 @@ final class ScreenStream: @unchecked Sendable {
     private var stopped = false
     private var wantedFPS: Int?
     private var capture: (any ScreenCapture)?
+    /// Where a recording of the same picture is fed from; nil when the encoder is not x264 or there is no share.
+    private let outlet: EncodeOutlet?
+    private let monitor: Monitor
 
     /// Opens the encoder and starts capturing. `send` seals and hands one packet to the transport, calling
     /// its second argument once the packet has left; `failed` is called once if capture or encoding fails
     /// (not after `stop`). Throws when the capture cannot start or x264 cannot open.
     init(
-        _ options: Options, source: ScreenSource, log: Logger,
+        _ options: Options, source: ScreenSource, log: Logger, share: EncodeShare? = nil,
         send: @escaping MediaSend,
         failed: @escaping @Sendable (Failure) -> Void
     ) throws {
@@ -61,11 +68,20 @@ final class ScreenStream: @unchecked Sendable {
         self.send = send
         self.failed = failed
         gate = SendGate(fps: fps)
+        monitor = options.monitor
+        // Only x264's frames are offered: a recording is an x264 file of known quality (`Tuning`).
+        let shared = encoder.backend == .x264 ? share : nil
+        outlet = shared?.offer(EncodeShare.Key(monitor: options.monitor, size: size, fps: fps))
         let handlers = CaptureHandlers(
             frame: { [weak self] frame in self?.frame(frame) },
             ended: { [weak self] error in self?.fail(.capture(error)) })
-        let capture = try source.capture(options.monitor, fps, handlers)
-        lock.withLock { self.capture = capture }
+        do {
+            let capture = try source.capture(options.monitor, fps, handlers)
+            lock.withLock { self.capture = capture }
+        } catch {
+            outlet?.withdraw()
+            throw error
+        }
     }
 
     /// Why the pointer and the keys reach nothing while this stream's capture runs (`ScreenCapture.inputRefusal`).
@@ -89,6 +105,7 @@ final class ScreenStream: @unchecked Sendable {
             return self.capture
         }
         guard let capture else { return }
+        outlet?.move(to: EncodeShare.Key(monitor: monitor, size: size, fps: fps))
         capture.setFPS(fps)
         requestKeyframe()
     }
@@ -101,29 +118,35 @@ final class ScreenStream: @unchecked Sendable {
             defer { self.capture = nil }
             return self.capture
         }
+        outlet?.withdraw()
         capture?.stop()
     }
 
     // MARK: - On the capture thread
 
     private func frame(_ frame: CapturedFrame) {
-        let go: (fps: Int?, keyframe: Bool)? = lock.withLock {
+        let tap = outlet?.tap
+        let go: (fps: Int?, keyframe: Bool, send: Bool)? = lock.withLock {
             guard !stopped else { return nil }
             guard gate.inFlight < gate.limit else {
                 _ = gate.begin(keyframe: false)  // notes the drop: a keyframe is owed from now on
-                return nil
+                // The recording still needs this picture: encoded for it alone.
+                return tap == nil ? nil : (nil, false, false)
             }
             let owed = gate.claimKeyframeRequest() || gate.isWaitingForKeyframe
             defer { wantedFPS = nil }
-            return (wantedFPS, owed)
+            return (wantedFPS, owed, true)
         }
         guard let go else { return }
         do {
             if let fps = go.fps { try encoder.setFrameRate(fps) }
-            if go.keyframe { encoder.requestKeyframe() }
+            if go.keyframe || tap?.wantsKeyframe(at: frame.capturedAt) == true { encoder.requestKeyframe() }
             let image = BGRAImage(
                 pixels: frame.pixels, width: frame.width, height: frame.height, bytesPerRow: frame.stride)
             guard let encoded = try encoder.encode(image, at: frame.capturedAt) else { return }
+            // The tap copies what it keeps before the frame is sealed in place below.
+            tap?.take(encoded, capturedAt: frame.capturedAt)
+            guard go.send else { return }
             ship(consume encoded, capturedAt: frame.capturedAt)
         } catch {
             fail(.encoder("\(error)"))
@@ -156,6 +179,7 @@ final class ScreenStream: @unchecked Sendable {
             defer { stopped = true }
             return !stopped
         }
+        outlet?.withdraw()
         if first { failed(failure) }
     }
 }
