@@ -70,11 +70,14 @@ extension ClipboardAccess {
 public enum X11Desktop {
     /// The X server at `display` (nil: `$DISPLAY` of the host process): XRandR monitors and XShm captures,
     /// XTest pointer and keys (the keypad and typing share one keyboard connection), and the lock from the X
-    /// screensaver or logind, and CLIPBOARD (and PRIMARY) through XFixes.
+    /// screensaver or logind, CLIPBOARD (and PRIMARY) through XFixes, and the focused app from the window manager's
+    /// `_NET_ACTIVE_WINDOW`.
     public static func make(display: String? = nil) -> Desktop {
         let keys = X11Keys(display: display)
-        return Desktop(
+        var desktop = Desktop(
             screen: .x11(display: display), input: .x11(display: display), keypad: keys.keys, typing: keys.typing,
             lock: .x11Session(display: display), clipboard: .x11(display: display))
+        desktop.focus = .x11(display: display)
+        return desktop
     }
 }
