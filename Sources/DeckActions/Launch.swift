@@ -23,6 +23,8 @@ public enum Launch: Hashable, Sendable {
         case .terminal(let directory): self = .terminal(directory: directory)
         case .open(let target): self = .open(target)
         case .media(let action): self = .media(action)
+        // A now-playing tile plays or pauses what it shows.
+        case .nowPlaying: self = .media(.playPause)
         case .record, .hotkey, .text, .micMute, .multi, .toggle, .folder, .page, .profile: return nil
         }
     }

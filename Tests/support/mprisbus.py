@@ -23,9 +23,11 @@ def private_bus():
 
 
 @contextmanager
-def fake_player(bus, calls, name="testplayer", status="Paused"):
-    """The fake player `name` on `bus`, writing each call it gets to `calls`; yields a function reading them."""
-    process = subprocess.Popen(["/usr/bin/python3", str(FAKE_PLAYER), name, str(calls), status],
+def fake_player(bus, calls, name="testplayer", status="Paused", tracks=None):
+    """The fake player `name` on `bus`, writing each call it gets to `calls`; yields a function reading them. With
+    `tracks` (a JSON file, see fake_mpris.py) it plays them."""
+    extra = [str(tracks)] if tracks else []
+    process = subprocess.Popen(["/usr/bin/python3", str(FAKE_PLAYER), name, str(calls), status, *extra],
                                stdout=subprocess.PIPE, text=True, env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": bus})
     try:
         assert process.stdout.readline().strip() == "ready", "the fake player did not take its name"

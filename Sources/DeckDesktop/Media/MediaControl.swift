@@ -8,23 +8,57 @@ public struct MediaControl: Sendable {
         /// The player's MPRIS name without `org.mpris.MediaPlayer2.` (`vlc`, `spotify`, `firefox.instance_1_2`).
         public var player: String
         public var status: PlaybackStatus
+        /// What it plays (MPRIS `Metadata` and `Position`); nil fields when the player does not say.
+        public var track: Track
 
-        public init(player: String, status: PlaybackStatus) {
+        public init(player: String, status: PlaybackStatus, track: Track = Track()) {
             self.player = player
             self.status = status
+            self.track = track
+        }
+    }
+
+    /// The track a player plays, as its `Metadata` (`xesam:title`, `xesam:artist`, `xesam:album`, `mpris:artUrl`,
+    /// `mpris:length`) and `Position` say.
+    public struct Track: Hashable, Sendable {
+        public var title: String?
+        /// Its artists, joined by ", ".
+        public var artist: String?
+        public var album: String?
+        /// The album art's address as the player gives it (`file:///…`, `https://…`).
+        public var artURL: String?
+        /// Seconds into the track, and its length in seconds.
+        public var position: Double?
+        public var length: Double?
+
+        public init(
+            title: String? = nil, artist: String? = nil, album: String? = nil, artURL: String? = nil,
+            position: Double? = nil, length: Double? = nil
+        ) {
+            self.title = title
+            self.artist = artist
+            self.album = album
+            self.artURL = artURL
+            self.position = position
+            self.length = length
         }
     }
 
     /// Sends `action` to the chosen player; `"no media player"` when there is none.
     public var press: @Sendable (MediaAction) async -> ActionResult
-    /// Looks at the players again and answers the chosen one (the host polls this for `mediaState`).
+    /// Looks at the players again and answers the chosen one (the host looks on every `changes` call).
     public var now: @Sendable () async -> Now?
+    /// Calls `changed` (on a thread of its own) whenever a player announces a change (its properties, a seek) or a
+    /// player comes or goes, for as long as the process lives; false when there is nothing to follow (no bus).
+    public var follow: @Sendable (_ changed: @escaping @Sendable () -> Void) -> Bool
 
     public init(
-        press: @escaping @Sendable (MediaAction) async -> ActionResult, now: @escaping @Sendable () async -> Now?
+        press: @escaping @Sendable (MediaAction) async -> ActionResult, now: @escaping @Sendable () async -> Now?,
+        follow: @escaping @Sendable (_ changed: @escaping @Sendable () -> Void) -> Bool = { _ in false }
     ) {
         self.press = press
         self.now = now
+        self.follow = follow
     }
 
     /// The answer when no player is on the bus.

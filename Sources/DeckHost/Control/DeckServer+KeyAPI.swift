@@ -101,7 +101,7 @@ extension DeckServer {
             } catch {
                 result = .failed("\(error)")
             }
-        case .app, .command, .terminal, .open, .media:
+        case .app, .command, .terminal, .open, .media, .nowPlaying:
             guard let launch = Launch(button) else { return .failure("this key does nothing") }
             result = await desktop.actions.run(launch)
         }

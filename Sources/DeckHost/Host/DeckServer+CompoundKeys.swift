@@ -95,7 +95,7 @@ extension DeckServer {
             } catch {
                 return .failed((error as? any WireReportable)?.wireMessage ?? "could not switch the profile")
             }
-        case .app, .command, .terminal, .open, .media:
+        case .app, .command, .terminal, .open, .media, .nowPlaying:
             guard let launch = Launch(button) else { return .failed("nothing to launch") }
             return await desktop.actions.run(launch)
         }

@@ -138,7 +138,7 @@ extension DeckServer {
                 log.error("could not switch the profile: \(error)")
             }
             return
-        case .app, .command, .terminal, .open, .media: break
+        case .app, .command, .terminal, .open, .media, .nowPlaying: break
         }
         guard let launch = Launch(button) else { return }
         let runner = desktop.actions

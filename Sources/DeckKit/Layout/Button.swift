@@ -27,6 +27,9 @@ public struct Button: Codable, Hashable, Sendable {
         /// Mutes the default microphone (the sound server's default source), or unmutes it; the key shows whether it
         /// is muted, wherever that changed, as a live look (PROTOCOL §6 "Live looks", DeckServer+MicKeys.swift).
         case micMute
+        /// A tile over 2 slots that shows what the media player plays (title, artist, album art, position); a press
+        /// plays or pauses it, as a `media` play/pause key (PROTOCOL §6 "Tiles and sliders").
+        case nowPlaying
         /// Up to 16 steps run in order, each a key of another kind or a delay (CompoundKeys.swift).
         case multi([MultiStep])
         /// One of two actions by the state the host keeps (CompoundKeys.swift).
@@ -52,6 +55,7 @@ public struct Button: Codable, Hashable, Sendable {
             case .open: "open"
             case .media: "media"
             case .micMute: "micMute"
+            case .nowPlaying: "nowPlaying"
             case .multi: "multi"
             case .toggle: "toggle"
             case .folder: "folder"
@@ -64,7 +68,8 @@ public struct Button: Codable, Hashable, Sendable {
         public var isProtocol2: Bool {
             switch self {
             case .app, .command, .terminal, .record: true
-            case .hotkey, .text, .open, .media, .micMute, .multi, .toggle, .folder, .page, .profile: false
+            case .hotkey, .text, .open, .media, .micMute, .nowPlaying, .multi, .toggle, .folder, .page, .profile:
+                false
             }
         }
     }
@@ -78,18 +83,24 @@ public struct Button: Codable, Hashable, Sendable {
     /// A command whose output the key shows live (issue 23, StateSource.swift); nil for none. Wire name
     /// `stateCommand` (`state` is a toggle's on/off).
     public var stateCommand: StateSource?
+    /// The slots a wide control covers besides its own (Span.swift); nil for a key of one slot.
+    public var span: Span?
 
-    /// A button with a label, an action and (by default) the kind's own look.
-    public init(label: String, kind: Kind, look: KeyLook = .plain, stateCommand: StateSource? = nil) {
+    /// A button with a label, an action and (by default) the kind's own look; a now-playing tile spans 2 slots
+    /// along its row unless `span` says otherwise.
+    public init(
+        label: String, kind: Kind, look: KeyLook = .plain, stateCommand: StateSource? = nil, span: Span? = nil
+    ) {
         self.label = label
         self.kind = kind
         self.look = look
         self.stateCommand = stateCommand
+        self.span = span ?? (kind == .nowPlaying ? Span(slots: 2) : nil)
     }
 
     private enum CodingKeys: String, CodingKey {
         case label, kind, appId, command, directory, displayId, fps, key, modifiers, text, enter, target, action
-        case pages, go, page, profile, hold, stateCommand
+        case pages, go, page, profile, hold, stateCommand, span, along
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +108,9 @@ public struct Button: Codable, Hashable, Sendable {
         label = try fields.decode(String.self, forKey: .label)
         look = try KeyLook(from: decoder)
         stateCommand = try fields.decodeIfPresent(StateSource.self, forKey: .stateCommand)
+        if let slots = try fields.decodeIfPresent(Int.self, forKey: .span) {
+            span = Span(slots: slots, along: try fields.decodeIfPresent(Span.Axis.self, forKey: .along) ?? .row)
+        }
         switch try fields.decode(String.self, forKey: .kind) {
         case "app": kind = .app(appId: try fields.decode(String.self, forKey: .appId))
         case "command": kind = .command(try fields.decode(String.self, forKey: .command))
@@ -126,6 +140,9 @@ public struct Button: Codable, Hashable, Sendable {
         case "open": kind = .open(try fields.decode(String.self, forKey: .target))
         case "media": kind = .media(try fields.decode(MediaAction.self, forKey: .action))
         case "micMute": kind = .micMute
+        case "nowPlaying":
+            kind = .nowPlaying
+            if span == nil { span = Span(slots: 2) }
         case "multi": kind = .multi(try MultiSteps(from: decoder).steps)
         case "toggle": kind = .toggle(try Toggle(from: decoder))
         // No pages: the layout gives the folder one empty page of its own size when it is set.
@@ -143,6 +160,10 @@ public struct Button: Codable, Hashable, Sendable {
         try fields.encode(kind.name, forKey: .kind)
         try look.encode(to: encoder)
         try fields.encodeIfPresent(stateCommand, forKey: .stateCommand)
+        if let span {
+            try fields.encode(span.slots, forKey: .span)
+            if span.along != .row { try fields.encode(span.along, forKey: .along) }
+        }
         switch kind {
         case .app(let appId): try fields.encode(appId, forKey: .appId)
         case .command(let command): try fields.encode(command, forKey: .command)
@@ -159,7 +180,7 @@ public struct Button: Codable, Hashable, Sendable {
             try fields.encode(enter, forKey: .enter)
         case .open(let target): try fields.encode(target, forKey: .target)
         case .media(let action): try fields.encode(action, forKey: .action)
-        case .micMute: break
+        case .micMute, .nowPlaying: break
         case .multi(let steps): try MultiSteps(steps: steps).encode(to: encoder)
         case .toggle(let toggle): try toggle.encode(to: encoder)
         case .folder(let pages): try fields.encode(pages, forKey: .pages)

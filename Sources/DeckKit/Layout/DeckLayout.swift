@@ -50,6 +50,7 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         for case .folder(let inner)? in pages.joined().map({ $0?.kind }) {
             _ = try DeckLayout(pages: inner, grid: grid)
         }
+        for page in pages { try Span.check(page: page, grid: grid) }
         self.grid = grid
         self.pages = Self.normalize(pages, slots: grid.slots)
     }
@@ -78,6 +79,7 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         try Self.check(button, slots: slots)
         var edited = pages
         edited[page][index] = keepingToggleState(button, page: page, index: index)
+        try Span.check(page: edited[page], grid: grid)
         pages = try Self.withinLimit(Self.normalize(edited, slots: slots))
     }
 
@@ -98,6 +100,8 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         var edited = pages
         edited[from.page][from.index] = edited[to.page][to.index]
         edited[to.page][to.index] = moving
+        try Span.check(page: edited[from.page], grid: grid)
+        try Span.check(page: edited[to.page], grid: grid)
         pages = try Self.withinLimit(Self.normalize(edited, slots: slots))
     }
 
@@ -146,12 +150,13 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         if case .profile(let name) = button.kind, ProfileSet.cleanName(name) != name {
             throw LayoutError.badProfileName
         }
+        try checkSpan(of: button)
         let field: (name: String, value: String) =
             switch button.kind {
             case .app(let appId): ("appId", appId)
             case .command(let command): ("command", command)
             case .terminal(let directory): ("directory", directory)
-            case .record, .hotkey, .media, .micMute, .multi, .toggle, .folder, .page: ("", "")
+            case .record, .hotkey, .media, .micMute, .nowPlaying, .multi, .toggle, .folder, .page: ("", "")
             case .profile(let name): ("profile", name)
             case .text(let text, _): ("", text)
             case .open(let target): ("target", target)
@@ -165,6 +170,16 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         }
         if case .open(let target) = button.kind, !OpenTarget.isAllowed(target) {
             throw LayoutError.badTarget
+        }
+    }
+
+    /// Only wide controls span, each by its own count: a now-playing tile 2 slots.
+    private static func checkSpan(of button: Button) throws {
+        switch (button.kind, button.span) {
+        case (.nowPlaying, let span?) where span.slots == 2: return
+        case (.nowPlaying, _): throw LayoutError.badSpan("a now-playing tile spans 2 slots")
+        case (_, nil): return
+        case (_, .some): throw LayoutError.badSpan("only now-playing tiles and sliders span slots")
         }
     }
 

@@ -34,6 +34,12 @@ public enum LayoutError: Error, Hashable, Sendable {
     case badPageTurn
     /// A profile key's name is empty, longer than `ProfileSet.maxName` or holds hidden characters.
     case badProfileName
+    /// A wide control (`Span`) would leave its row or column of the page.
+    case spanOutside(index: Int, slots: Int, along: String)
+    /// A slot a wide control covers holds a key, or is covered by another control.
+    case slotCovered(index: Int, by: Int)
+    /// A key spans slots it may not (only now-playing tiles span 2, sliders 2 to 4); the text says which.
+    case badSpan(String)
 
     /// A short name for the case, the same one the shared fixture table uses.
     public var name: String {
@@ -55,6 +61,9 @@ public enum LayoutError: Error, Hashable, Sendable {
         case .backSlot: "backSlot"
         case .badPageTurn: "badPageTurn"
         case .badProfileName: "badProfileName"
+        case .spanOutside: "spanOutside"
+        case .slotCovered: "slotCovered"
+        case .badSpan: "badSpan"
         }
     }
 }

@@ -64,6 +64,10 @@ extension LayoutError: WireReportable {
         case .backSlot: "slot 0 of a folder's first page is its back key"
         case .badPageTurn: "a page key goes to a page 0…\(DeckLayout.maxPages - 1)"
         case .badProfileName: "a profile key names a profile: 1 to \(ProfileSet.maxName) visible characters"
+        case .spanOutside(let index, let slots, let along):
+            "a control in slot \(index) spanning \(slots) slots along its \(along) would leave the page"
+        case .slotCovered(let index, let owner): "slot \(index) is covered by the control in slot \(owner)"
+        case .badSpan(let why): why
         }
     }
 }

@@ -6,13 +6,15 @@ import Dispatch
 
 extension MediaControl {
     /// The session bus's MPRIS players (docs/ARCHITECTURE.md "Media keys"): each press and each look lists the
-    /// `org.mpris.MediaPlayer2.*` names, reads their `PlaybackStatus` and picks one by `MediaPlayers`' rule. The
-    /// bus calls block, so they run on a queue of their own, never on the host's actor or the cooperative pool.
+    /// `org.mpris.MediaPlayer2.*` names, reads their `PlaybackStatus` and picks one by `MediaPlayers`' rule, then
+    /// reads the chosen one's `Metadata` and `Position`. The bus calls block, so they run on a queue of their own,
+    /// never on the host's actor or the cooperative pool. Players' signals are followed on `BusLoop`'s thread.
     public static func mpris() -> MediaControl {
         let players = MprisPlayers()
         return MediaControl(
             press: { action in await players.onQueue { $0.press(action) } },
-            now: { await players.onQueue { $0.look() } })
+            now: { await players.onQueue { $0.look() } },
+            follow: { changed in MprisSignals.follow(changed) })
     }
 }
 
@@ -36,7 +38,9 @@ final class MprisPlayers: @unchecked Sendable {
     func look() -> MediaControl.Now? {
         let bus = try? SessionBus()
         seen.observe(bus.map(Self.statuses) ?? [:])
-        return seen.current.map { MediaControl.Now(player: Self.shortName($0.name), status: $0.status) }
+        guard let (name, status) = seen.current else { return nil }
+        let track = bus.map { Self.track(of: name, on: $0) } ?? MediaControl.Track()
+        return MediaControl.Now(player: Self.shortName(name), status: status, track: track)
     }
 
     /// Calls the action's method on the chosen player. No bus counts as no player: there is nothing to reach.

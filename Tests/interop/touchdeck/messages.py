@@ -68,7 +68,9 @@ CATALOGUE = {
     "listApps": {},
     "apps": {"apps": ("list", True)},
     "volume": {"available": ("bool", True), "level": ("number", True), "muted": ("bool", True)},
-    "mediaState": {"status": (MEDIA_STATUSES, True), "player": ("str", True)},
+    "mediaState": {"status": (MEDIA_STATUSES, True), "player": ("str", True), "title": ("str", False),
+                   "artist": ("str", False), "album": ("str", False), "art": ("str", False),
+                   "position": ("number", False), "length": ("number", False)},
     "setVolume": {"level": ("number", True)},
     "toggleMute": {},
     "keypad": {"key": (KEYPAD_KEYS, True)},
@@ -247,6 +249,8 @@ def is_button(value):
         return isinstance(value.get("profile"), str)
     if value.get("kind") == "micMute":  # no fields of its own: it mutes the default microphone
         return True
+    if value.get("kind") == "nowPlaying":  # a tile over 2 slots (PROTOCOL §6 "Tiles and sliders")
+        return value.get("span", 2) == 2 and value.get("along", "row") in ("row", "column")
     if value.get("kind") == "page":
         return value.get("go") in ("next", "previous") or (value.get("go") == "page" and type(value.get("page")) is int)
     needed = BUTTON_KINDS.get(value.get("kind"))
