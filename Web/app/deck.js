@@ -3,7 +3,9 @@
 import { SLOTS_PER_PAGE } from '../core/layout.js';
 import { PressLooks } from '../core/press-looks.js';
 import { isKnownKind, keySubtitle, shownLabel } from '../core/key-kinds.js';
-import { mediaLook, NO_PLAYER, readMediaState } from '../core/media-state.js';
+import { mediaLook, NO_PLAYER, nowPlayingLook, readMediaState } from '../core/media-state.js';
+import { drawnCovered, spanOf } from '../core/spans.js';
+import { STANDARD_GRID } from '../core/grids.js';
 import { keyColor, keyIcon, showsLabel } from '../core/looks.js';
 import { pagesAt, pageTurnName, turnPage } from '../core/folders.js';
 import { isHoldKey, KeyHolds, touchMeaning } from '../core/key-hold.js';
@@ -121,6 +123,7 @@ export class DeckView {
       key._look = look;
       face.replaceChildren(...this.#faceContent(shown));
       if (shown.kind === 'media') this.#showMediaLook(key, shown);
+      if (shown.kind === 'nowPlaying') this.#showNowPlaying(key);
       key.setAttribute('aria-label', shownLabel(shown));
     }
     if (live.state) key.dataset.live = live.state; else delete key.dataset.live;
@@ -218,11 +221,39 @@ export class DeckView {
    * place, so a finger on a key keeps its press.
    */
   showMedia(state) {
-    this.media = readMediaState(state);
+    this.media = readMediaState(state, performance.now());
     for (const key of this.strip.querySelectorAll('.key.kind-media')) {
       const button = this.pages[key.dataset.page]?.[key.dataset.index];
       if (button) this.#showMediaLook(key, button);
     }
+    for (const key of this.strip.querySelectorAll('.key.kind-nowPlaying')) this.#showNowPlaying(key);
+    this.#followPosition();
+  }
+
+  /** A now-playing tile's face: the art, the title and artist, the position as a bar (in place). */
+  #showNowPlaying(key) {
+    const { look, title, artist, art, progress } = nowPlayingLook(this.media, performance.now());
+    key.dataset.media = look;
+    const image = key.querySelector('.np-art');
+    if (image.getAttribute('src') !== (art || null)) {
+      if (art) image.src = art; else image.removeAttribute('src');
+    }
+    image.hidden = !art;
+    key.querySelector('.np-title').textContent = title;
+    key.querySelector('.np-artist').textContent = artist;
+    const bar = key.querySelector('.np-progress');
+    bar.hidden = progress == null;
+    if (progress != null) bar.style.setProperty('--value', String(progress));
+  }
+
+  /** While something plays, tiles move their position bar on once a second (the host sends only seeks). */
+  #followPosition() {
+    clearInterval(this.positionTimer);
+    this.positionTimer = null;
+    if (this.media.status !== 'playing' || this.media.position == null) return;
+    this.positionTimer = setInterval(() => {
+      for (const key of this.strip.querySelectorAll('.key.kind-nowPlaying')) this.#showNowPlaying(key);
+    }, 1000);
   }
 
   #showMediaLook(key, button) {
@@ -324,7 +355,19 @@ export class DeckView {
     const page = document.createElement('div');
     page.className = 'page';
     page.setAttribute('aria-label', `Page ${p + 1}`);
-    slots.forEach((button, i) => page.append(this.#renderKey(button, p, i)));
+    // A wide control is drawn across the slots it covers, which are not drawn (PROTOCOL §6 "Tiles and sliders").
+    const covered = drawnCovered(slots, this.root.closest('.app')?.dataset.grid ?? STANDARD_GRID);
+    slots.forEach((button, i) => {
+      if (covered.has(i)) return;
+      const key = this.#renderKey(button, p, i);
+      const span = spanOf(button);
+      if (span && !this.#isBack(p, i)) {
+        key.dataset.span = String(span.slots);
+        key.dataset.along = span.along;
+        key.style[span.along === 'row' ? 'gridColumn' : 'gridRow'] = `span ${span.slots}`;
+      }
+      page.append(key);
+    });
     return page;
   }
 
@@ -403,6 +446,7 @@ export class DeckView {
     key.append(span('lip'), face);
     if (button) key.append(this.#editAction(button, page, index));
     if (button?.kind === 'media') this.#showMediaLook(key, button);
+    if (button?.kind === 'nowPlaying') this.#showNowPlaying(key);
     key._look = button ? JSON.stringify([button.label, button.icon ?? null, button.hideLabel ?? null]) : '';
     if (button && this.live.get(this.profile, this.folderPath, page, index)) this.#showLive(key, button, page, index);
     this.#attachPress(key, button, page, index);
@@ -410,6 +454,7 @@ export class DeckView {
   }
 
   #faceContent(button) {
+    if (button.kind === 'nowPlaying') return nowPlayingFace(button);
     const parts = [span('kind-dot')];
     const icon = keyIcon(button, this.iconFor, this.imageFor);
     if (icon) parts.push(iconElement(icon));
@@ -661,4 +706,19 @@ function text(tag, cls, value) {
   el.className = cls;
   el.textContent = value;
   return el;
+}
+
+/** A now-playing tile's face: the album art beside the title, the artist and the position (filled by showMedia). */
+function nowPlayingFace(button) {
+  const art = document.createElement('img');
+  art.className = 'np-art';
+  art.alt = '';
+  art.hidden = true;
+  const words = span('np-words');
+  words.append(text('span', 'np-title', ''), text('span', 'np-artist', ''));
+  const bar = span('np-progress');
+  bar.append(span('np-progress-fill'));
+  bar.hidden = true;
+  const label = text('span', 'label sr-only', button.label);
+  return [span('kind-dot'), art, words, bar, label];
 }

@@ -11,7 +11,8 @@ import { folderDepth, MAX_FOLDER_DEPTH, mayAddFolder } from '../core/folders.js'
 import { readStateCommand, stateCommandFields, withStateCommand } from '../core/key-state.js';
 
 const KINDS = [
-  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'multi', 'toggle', 'folder', 'page', 'profile',
+  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'multi', 'toggle',
+  'folder', 'page', 'profile',
 ];
 
 
@@ -30,6 +31,7 @@ export class EditSheet {
     this.target = dialog.querySelector('#edit-target');
     this.mediaAction = dialog.querySelector('#edit-media-action');
     this.mediaAction.replaceChildren(...Object.entries(MEDIA_ACTIONS).map(([action, name]) => new Option(name, action)));
+    this.spanAlong = dialog.querySelector('#edit-span-along');
     this.appButton = dialog.querySelector('#pick-app');
     this.error = dialog.querySelector('#edit-error');
     this.deleteButton = dialog.querySelector('#edit-delete');
@@ -102,6 +104,7 @@ export class EditSheet {
     this.enter.checked = button?.enter === true;
     this.target.value = button?.target ?? '';
     this.mediaAction.value = isMediaAction(button?.action) ? button.action : 'playPause';
+    this.spanAlong.value = button?.along === 'column' ? 'column' : 'row';
     this.pageGo.value = ['next', 'previous', 'page'].includes(button?.go) ? button.go : 'next';
     this.pageNumber.value = String(Number.isInteger(button?.page) ? button.page + 1 : 1);
     this.hotkey.fill(button);
@@ -211,6 +214,8 @@ export class EditSheet {
     if (kind === 'text') Object.assign(button, { text: this.text.value, enter: this.enter.checked });
     if (kind === 'open') button.target = this.target.value.trim();
     if (kind === 'media') button.action = this.mediaAction.value;
+    // A wide control (PROTOCOL §6 "Tiles and sliders"): the host refuses it where its slots are not free.
+    if (kind === 'nowPlaying') Object.assign(button, { span: 2 }, this.spanAlong.value === 'column' ? { along: 'column' } : {});
     if (kind === 'multi') Object.assign(button, this.compound.readMulti());
     if (kind === 'toggle') Object.assign(button, this.compound.readToggle());
     // A folder edited keeps its keys; a new one gets its first page from the host.

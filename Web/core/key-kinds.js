@@ -9,8 +9,8 @@ import { profileKeyLabel } from './profiles.js';
 
 /** The kinds this client shows and edits; a key of any other kind is pressed but never edited (it would lose fields). */
 export const KNOWN_KINDS = [
-  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'multi', 'toggle', 'folder',
-  'page', 'profile',
+  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'multi', 'toggle',
+  'folder', 'page', 'profile',
 ];
 export const isKnownKind = (kind) => KNOWN_KINDS.includes(kind);
 
@@ -75,6 +75,7 @@ export function defaultLabel(button) {
     case 'open': return isOpenTarget(button.target) ? cut(targetName(button.target), 24) : '';
     case 'media': return isMediaAction(button.action) ? MEDIA_ACTIONS[button.action] : '';
     case 'micMute': return 'Mic';
+    case 'nowPlaying': return 'Now playing';
     case 'multi': return Array.isArray(button.steps) ? stepCount(button.steps.length) : '';
     case 'toggle': return 'Toggle';
     case 'page': return pageTurnName(button);
