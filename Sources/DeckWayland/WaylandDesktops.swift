@@ -5,11 +5,18 @@ extension MutterDesktop {
     /// GNOME on Wayland as one `Desktop`: Mutter's ScreenCast and RemoteDesktop, and the lock from GNOME's screen
     /// shield (and logind's LockedHint, which it sets); there is no X screensaver to ask.
     public var desktop: Desktop {
-        Desktop(
+        var desktop = Desktop(
             screen: screen, input: input, keypad: keypad, typing: typing,
             lock: .either([.gnomeScreenSaver(), .logind()]),
             clipboard: clipboard.access)
+        desktop.focus = .unavailable(Self.noFocusReason)
+        return desktop
     }
+
+    /// Why decks do not follow the focused app on GNOME (DESIGN.md#deck).
+    public static let noFocusReason =
+        "GNOME Shell tells no app which window has the focus without a Shell extension (its "
+        + "org.gnome.Shell.Introspect answers only GNOME's own services)"
 
     /// How the host reaches GNOME's clipboard, for `touchdeck doctor`.
     public static let clipboardRoute = "Mutter's RemoteDesktop clipboard"
@@ -27,6 +34,8 @@ extension PortalDesktop {
         var desktop = Desktop(
             screen: portal.screen, input: noInput, keypad: noKeypad, typing: .unavailable(noInputReason),
             lock: .logind(), clipboard: clipboard(), inputUnavailable: noInputReason)
+        // sway says which app has the focus over its IPC; KDE's KWin tells it only to a script loaded into it.
+        desktop.focus = .sway()
         switch route {
         case .wlroots:
             let wlr = WlrInput()

@@ -102,6 +102,7 @@ def test_doctor_in_a_shell_without_a_desktop_reports_the_running_daemons_desktop
         assert re.search(r"^ok   sound server: Server Name: .*\(in the running daemon\)$", out, re.M), out
         assert "ok   daemon: answering" in out, out
         assert "ok   clipboard: CLIPBOARD through XFixes" in out, out
+        assert "ok   focused app: _NET_ACTIVE_WINDOW and WM_CLASS property events" in out, out
     finally:
         host.stop()
 

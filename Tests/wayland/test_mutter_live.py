@@ -229,6 +229,8 @@ def test_doctor_names_the_gnome_back_end_and_checks_pipewire(host):
     assert "ok   desktop: GNOME (Mutter on Wayland)" in doctor, doctor
     assert "ok   PipeWire: " in doctor, doctor
     assert "display: DISPLAY is not set" not in doctor, "the X11 checks ran on a Wayland session"
+    # Decks that follow the focused app are off on GNOME, and doctor says why (GNOME Shell tells no app the focus).
+    assert "ok   focused app: not followed: GNOME Shell tells no app which window has the focus" in doctor, doctor
 
 
 def test_a_recording_of_the_gnome_screen_is_h264_that_shows_the_pattern(host, tmp_path):

@@ -1,3 +1,4 @@
+import DeckDesktop
 import DeckWayland
 import Foundation
 
@@ -9,12 +10,12 @@ extension SessionChecks {
         switch backend {
         case .x11:
             return [Check(name: "desktop", ok: true, detail: backend.name, fix: "")] + displayChecks() + [
-                clipboard(nil)
+                clipboard(nil), focusedApp(nil, through: "_NET_ACTIVE_WINDOW and WM_CLASS property events"),
             ]
         case .mutter:
             return [
                 Check(name: "desktop", ok: true, detail: backend.name, fix: ""), pipeWire(), keymap(),
-                clipboard(nil, through: MutterDesktop.clipboardRoute),
+                clipboard(nil, through: MutterDesktop.clipboardRoute), focusedApp(MutterDesktop.noFocusReason),
             ]
         case .portal:
             return [
@@ -26,6 +27,7 @@ extension SessionChecks {
                     fix: ""),
                 inputCheck(PortalDesktop.inputRoute()),
                 clipboard(PortalDesktop.clipboardUnavailable(), through: "wlroots' data control"),
+                focusedApp(FocusWatch.sway(environment: environment).unavailable, through: "sway's IPC window events"),
             ]
         case .waylandUnsupported(let missing):
             return [
@@ -49,6 +51,16 @@ extension SessionChecks {
             name: "clipboard", ok: true,
             detail: unavailable.map { "not offered: \($0)" }
                 ?? "\(through), for a viewer allowed to (touchdeck devices allow-clipboard NAME on)",
+            fix: "")
+    }
+
+    /// Whether decks can follow the focused app here (DESIGN.md#deck); said, not failed, where the desktop tells no
+    /// app: there is nothing for the user to fix short of another desktop.
+    private func focusedApp(_ unavailable: String?, through: String = "") -> Check {
+        Check(
+            name: "focused app", ok: true,
+            detail: unavailable.map { "not followed: \($0)" }
+                ?? "\(through): profiles that name apps show while one has the focus",
             fix: "")
     }
 
