@@ -15,6 +15,8 @@ public struct Desktop: Sendable {
     public var inputUnavailable: String?
     /// Which app has the focus, for decks that follow it; `.unavailable(reason)` where the desktop does not say.
     public var focus: FocusWatch = .unavailable("this desktop does not say which app has the focus")
+    /// Extend: a monitor made for a device (PROTOCOL §6 "Extend"); `.notOffered(reason)` where the desktop cannot.
+    public var virtualMonitors: VirtualMonitors = .notOffered("this desktop cannot add a monitor")
 
     public init(
         screen: ScreenSource, input: InputSink, keypad: KeyInjector, typing: TypingSink, lock: LockProbe,

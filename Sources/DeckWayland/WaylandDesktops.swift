@@ -26,7 +26,8 @@ extension PortalDesktop {
     /// Another Wayland desktop as one `Desktop`: the screen through the ScreenCast portal (its restore token kept
     /// in `configDirectory`), the pointer and keys by the first `PortalInputRoute` that works here, the lock from
     /// logind.
-    public static func desktop(configDirectory: URL) -> Desktop {
+    /// `stateDirectory` keeps the record of the monitors Extend made (nil: Extend is not offered).
+    public static func desktop(configDirectory: URL, stateDirectory: URL? = nil) -> Desktop {
         let route = inputRoute()
         var remoteDesktop: UInt32? = nil
         if case .remoteDesktopPortal(let version) = route { remoteDesktop = version }
@@ -36,6 +37,7 @@ extension PortalDesktop {
             lock: .logind(), clipboard: clipboard(), inputUnavailable: noInputReason)
         // sway says which app has the focus over its IPC; KDE's KWin tells it only to a script loaded into it.
         desktop.focus = .sway()
+        desktop.virtualMonitors = portal.virtualMonitors(stateDirectory: stateDirectory, prepare: {})
         switch route {
         case .wlroots:
             let wlr = WlrInput()
@@ -45,6 +47,7 @@ extension PortalDesktop {
                 wlr.prepare()
                 return try capture(monitor, fps, handlers)
             }
+            desktop.virtualMonitors = portal.virtualMonitors(stateDirectory: stateDirectory, prepare: wlr.prepare)
         case .remoteDesktopPortal:
             (desktop.input, desktop.keypad, desktop.typing) = (portal.input, portal.keypad, portal.typing)
         case .uinput:

@@ -18,7 +18,7 @@ public struct SessionChecks: Sendable {
 
     /// The desktop and the sound server, in this order.
     public func run() -> [Check] {
-        desktopChecks() + [soundServer(), tray()]
+        desktopChecks() + [extend(), soundServer(), tray()]
     }
 
     /// Whether a panel shows the tray menu. Not a failure without one: everything works from the CLI and the

@@ -10,10 +10,11 @@ extension DeckServer {
     /// given meanwhile still keeps the pictures from it.
     func listDisplays(for id: ConnectionID) {
         guard mayView(for: id) else { return sendSealed(.displays(DisplaysMessage.notAllowed), to: id) }
-        let source = desktop.screen
+        let (source, monitors) = (desktop.screen, desktop.virtualMonitors)
         let log = self.log
         Task {
-            let message = await Task.detached { await DisplaysMessage.build(from: source, log: log) }.value
+            var message = await Task.detached { await DisplaysMessage.build(from: source, log: log) }.value
+            message.extend = await Self.extendOffer(monitors)
             self.displaysReady(message, for: id)
         }
     }

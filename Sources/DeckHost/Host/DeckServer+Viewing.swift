@@ -62,6 +62,7 @@ extension DeckServer {
     public func shutdown() async {
         stopStateCommands()
         stopViewing(.ended)
+        await removeMadeMonitors()
         await letGoEverything()
         await stopRecording(.ended)
         let sound = desktop.sound
@@ -83,7 +84,8 @@ extension DeckServer {
         guard let stream = viewing.opened?.stream else { return "\(current.viewer.name) (starting)" }
         let sound = viewing.soundRunning ? ", with sound" : ""
         let size = "\(stream.size.width)x\(stream.size.height)"
-        return "\(current.viewer.name) (monitor \(current.monitor.name), \(size) at \(stream.fps) fps\(sound))"
+        let kind = current.extend == nil ? "monitor" : "extended onto the monitor made for it,"
+        return "\(current.viewer.name) (\(kind) \(current.monitor.name), \(size) at \(stream.fps) fps\(sound))"
     }
 }
 
@@ -118,23 +120,27 @@ extension DeckServer {
     /// Off the actor: the monitors (capture possible?), `HostDesktop.isLocked` and whether the desktop's user
     /// must approve; then the machine decides, with the device's permission as it is by then.
     private func look(for request: DeviceMessage.StartScreen, from id: ConnectionID) {
-        let (source, isLocked) = (desktop.screen, desktop.isLocked)
+        let (source, isLocked, monitors) = (desktop.screen, desktop.isLocked, desktop.virtualMonitors)
         Task {
-            let monitors = try? await source.monitors()
+            let listed = try? await source.monitors()
             let locked = await isLocked()
             let approval = await Task.detached { source.needsApproval() }.value
-            self.looked(request, from: id, monitors: monitors, locked: locked, needsApproval: approval)
+            let cannotExtend = request.extend == nil ? nil : await Task.detached { monitors.unavailable() }.value
+            self.looked(
+                request, from: id, monitors: listed, locked: locked, needsApproval: approval,
+                cannotExtend: cannotExtend)
         }
     }
 
     private func looked(
         _ request: DeviceMessage.StartScreen, from id: ConnectionID, monitors: [Monitor]?, locked: Bool,
-        needsApproval: Bool
+        needsApproval: Bool, cannotExtend: String?
     ) {
         guard let deviceId = connections[id]?.session.authorizedDevice else { return }  // gone meanwhile
         let look = ViewingLook(
             deviceId: deviceId, name: devices.record(id: deviceId)?.name ?? deviceId, allowed: mayView(for: id),
-            monitors: monitors, locked: locked, needsApproval: needsApproval, clipboard: clipboardAllowed(for: id))
+            monitors: monitors, locked: locked, needsApproval: needsApproval, clipboard: clipboardAllowed(for: id),
+            extendUnavailable: cannotExtend)
         carryOut(viewing.looked(request, from: id, look))
     }
 
@@ -144,31 +150,51 @@ extension DeckServer {
         guard let sealer = connections[id]?.session.mediaSealer else {
             return carryOut(viewing.streamDidNotOpen(serial, error: "the connection closed"))
         }
-        let options = ScreenStream.Options(
+        var options = ScreenStream.Options(
             monitor: wanted.monitor, maxSide: wanted.maxSide, fps: wanted.fps, encoder: desktop.encoder)
         let (link, log, source, inputUnavailable) = (self.link, self.log, desktop.screen, desktop.inputUnavailable)
+        let monitors = desktop.virtualMonitors
         let share = recordingHost.encodes
         Task.detached {
+            var made: VirtualMonitor?
             do {
+                var source = source
+                if let extend = wanted.extend {
+                    do { made = try await MonitorLane.run { try monitors.create(extend) } } catch {
+                        return await self.streamDidNotOpen(serial, error, cannotExtend: true)
+                    }
+                    if let made {
+                        options.monitor = made.monitor
+                        source = source.extended(made) { Self.remove(made.monitor, with: monitors, log: log) }
+                    }
+                }
                 let stream = try ScreenStream(
                     options, source: source, log: log, share: share,
                     send: sealer.sending(over: link, to: id),
                     failed: { failure in Task { await self.streamFailed(serial, failure) } })
-                await self.streamOpened(serial, stream, viewOnly: stream.inputRefusal ?? inputUnavailable)
+                await self.streamOpened(
+                    serial, stream, viewOnly: stream.inputRefusal ?? inputUnavailable,
+                    made: made.map { ($0.monitor, $0.pointerArea) })
             } catch {
+                // The capture never started, so nothing else takes the made monitor away.
+                if let made { MonitorLane.add { Self.remove(made.monitor, with: monitors, log: log) } }
                 await self.streamDidNotOpen(serial, error)
             }
         }
     }
 
-    private func streamOpened(_ serial: UInt64, _ stream: ScreenStream, viewOnly: String?) {
-        let opened = Viewing.Opened(
+    private func streamOpened(
+        _ serial: UInt64, _ stream: ScreenStream, viewOnly: String?, made: (Monitor, PixelRect)?
+    ) {
+        var opened = Viewing.Opened(
             stream: stream, width: stream.size.width, height: stream.size.height, fps: stream.fps, viewOnly: viewOnly)
+        opened.made = made.map { (monitor: $0.0, pointerArea: $0.1) }
         carryOut(viewing.streamOpened(serial, opened))
     }
 
-    private func streamDidNotOpen(_ serial: UInt64, _ error: any Error) {
-        carryOut(viewing.streamDidNotOpen(serial, error: "\(error)"))
+    private func streamDidNotOpen(_ serial: UInt64, _ error: any Error, cannotExtend: Bool = false) {
+        let text = if case ScreenSourceError.captureFailed(let words) = error { words } else { "\(error)" }
+        carryOut(viewing.streamDidNotOpen(serial, error: cannotExtend ? text : "\(error)", cannotExtend: cannotExtend))
     }
 
     private func streamFailed(_ serial: UInt64, _ failure: ScreenStream.Failure) {

@@ -50,6 +50,8 @@ public struct HostDesktop: Sendable {
     /// The default file manager and web browser a first run's starter deck opens (`StarterDeck`); nil: a first run
     /// starts with an empty deck (the fakes).
     public var starterApps: (@Sendable () -> StarterApps)? = nil
+    /// Extend: monitors made for a device (PROTOCOL §6 "Extend"); not offered unless the back-end can.
+    public var virtualMonitors: VirtualMonitors = .notOffered("this desktop cannot add a monitor")
 
     /// A desktop from its parts.
     public init(
@@ -113,6 +115,9 @@ public struct HostDesktop: Sendable {
         desktop.micFeed = micFeed
         desktop.clipboard = chosen.clipboard
         desktop.starterApps = { StarterApps.find(environment: environment) }
+        desktop.virtualMonitors = chosen.virtualMonitors
+        // A host that was killed may have left a monitor it made for Extend: taken away before anyone views.
+        if let note = chosen.virtualMonitors.cleanUp() { log?.notice(note) }
         return desktop
         desktop.focus = chosen.focus
     }
@@ -123,14 +128,20 @@ public struct HostDesktop: Sendable {
             environment: ProcessInfo.processInfo.environment, mutterOnBus: MutterDesktop.isAvailable,
             portalOnBus: PortalDesktop.isAvailable)
         {
-        case .x11: return X11Desktop.make()
-        case .mutter: return MutterDesktop().desktop
+        case .x11:
+            var desktop = X11Desktop.make()
+            desktop.virtualMonitors = .notOffered(ExtendSupport.x11)
+            return desktop
+        case .mutter:
+            var desktop = MutterDesktop().desktop
+            desktop.virtualMonitors = .notOffered(ExtendSupport.gnome)
+            return desktop
         case .portal:
             let folder =
                 configDirectory
                 ?? URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config")
                 .appendingPathComponent("touchdeck")
-            return PortalDesktop.desktop(configDirectory: folder)
+            return PortalDesktop.desktop(configDirectory: folder, stateDirectory: soundRoutingFolder(environment))
         case .waylandUnsupported, .none: return .unavailable(lock: .logind())
         }
     }

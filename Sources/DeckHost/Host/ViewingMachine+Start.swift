@@ -22,7 +22,10 @@ extension ViewingMachine {
             allowed: look.allowed, permission: look.monitors != nil, locked: look.locked, viewer: viewing?.viewer,
             requester: look.deviceId)
         if let denial = decision.denial { return [.send(.screenDenied(denial), to: id)] }
-        guard let monitor = look.monitors?.first(where: { $0.id == request.displayId }) else {
+        if let reason = look.extendUnavailable, request.extend != nil {
+            return [.send(.screenDenied(.init(reason: .cannotExtend, detail: reason)), to: id)]
+        }
+        guard let monitor = Self.monitor(for: request, among: look.monitors) else {
             let known = look.monitors?.map { "\($0.id)" }.joined(separator: ", ") ?? ""
             let text = "no display has id \(request.displayId) (ids: \(known))"
             return [
@@ -34,35 +37,51 @@ extension ViewingMachine {
         if let current = viewing { actions += stop(current.connection == id ? nil : .replaced, quietly: true) }
         let viewing = Viewing(
             serial: nextTicket(), connection: id, viewer: ScreenAccess.Viewer(deviceId: look.deviceId, name: look.name),
-            monitor: monitor, displayId: request.displayId, pointer: PointerDriver(monitor: Rect(monitor.frame)),
-            clipboardAllowed: look.clipboard)
+            monitor: monitor, displayId: monitor.id, extend: request.extend,
+            pointer: PointerDriver(monitor: Rect(monitor.frame)), clipboardAllowed: look.clipboard)
         enter(.starting(viewing, nil))
         if request.audio { actions += joinSound() }
-        let wanted = ViewingStreamRequest(connection: id, monitor: monitor, maxSide: request.maxSide, fps: request.fps)
+        let wanted = ViewingStreamRequest(
+            connection: id, monitor: monitor, maxSide: request.maxSide, fps: request.fps, extend: request.extend)
         return actions + [.openStream(serial: viewing.serial, wanted)]
+    }
+
+    /// The listed monitor a start asks for; for Extend, the asked size (the made monitor replaces it once opened).
+    private static func monitor(for request: DeviceMessage.StartScreen, among monitors: [Monitor]?) -> Monitor? {
+        guard let extend = request.extend else { return monitors?.first { $0.id == request.displayId } }
+        let frame = PixelRect(x: 0, y: 0, width: extend.width, height: extend.height)
+        return Monitor(id: request.displayId, name: "Extend", frame: frame, scale: extend.scale)
     }
 
     /// The stream opened: kept, or stopped when its viewing ended (or moved on) meanwhile.
     mutating func streamOpened(_ serial: UInt64, _ opened: Opened) -> [Action] {
-        guard case .starting(let viewing, nil) = stage, viewing.serial == serial else {
+        guard case .starting(var viewing, nil) = stage, viewing.serial == serial else {
             return [.stopStream(opened.stream)]
+        }
+        if let made = opened.made {
+            (viewing.monitor, viewing.displayId) = (made.monitor, made.monitor.id)
+            viewing.pointer = PointerDriver(monitor: Rect(made.pointerArea))
         }
         enter(.starting(viewing, opened))
         return announceIfReady()
     }
 
     /// The stream did not open: the viewer is told `noPermission`, unless its viewing already ended.
-    mutating func streamDidNotOpen(_ serial: UInt64, error: String) -> [Action] {
+    /// `cannotExtend`: the monitor for Extend could not be made (the device hears `screenDenied{cannotExtend}`).
+    mutating func streamDidNotOpen(_ serial: UInt64, error: String, cannotExtend: Bool = false) -> [Action] {
         guard case .starting(let viewing, nil) = stage, viewing.serial == serial else { return [] }
         enter(.idle)
         let name = viewing.viewer.name
+        let denial =
+            cannotExtend
+            ? HostMessage.ScreenDenied(reason: .cannotExtend, detail: error) : .init(reason: .noPermission)
         return [
             .log(
                 .init(
                     level: .error, message: "screen viewing could not start: \(error)", metadata: ["device.name": name])
             )
         ]
-            + leaveSound(of: viewing) + [.send(.screenDenied(.init(reason: .noPermission)), to: viewing.connection)]
+            + leaveSound(of: viewing) + [.send(.screenDenied(denial), to: viewing.connection)]
     }
 
     /// Subscribes the viewer's sound, unless it is already joining or running.

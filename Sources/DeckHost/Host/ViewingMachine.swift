@@ -18,8 +18,11 @@ struct ViewingMachine<Stream, Sound> {
         let serial: UInt64
         let connection: ConnectionID
         let viewer: ScreenAccess.Viewer
-        let monitor: Monitor
-        let displayId: Int
+        /// For Extend, the asked size until the made monitor replaces it when the stream opens.
+        var monitor: Monitor
+        var displayId: Int
+        /// Extend: the monitor is one made for this viewing (`monitor` once the stream opened).
+        var extend: ExtendRequest?
         var pointer: PointerDriver
         /// A pointer wake-up is scheduled (a move held back by the 60-per-second limit).
         var wakeScheduled = false
@@ -46,6 +49,8 @@ struct ViewingMachine<Stream, Sound> {
         let fps: Int
         /// Why the pointer and keys do not reach the desktop (`screenStarted.viewOnly`), if they do not.
         let viewOnly: String?
+        /// Extend: the monitor made for the viewing and where the pointer lands across it.
+        var made: (monitor: Monitor, pointerArea: PixelRect)? = nil
     }
 
     enum Stage {
@@ -152,6 +157,8 @@ struct ViewingStreamRequest: Equatable {
     let monitor: Monitor
     let maxSide: Int
     let fps: Int
+    /// Extend: a monitor is made first (and `monitor` is only its asked size).
+    var extend: ExtendRequest? = nil
 }
 
 /// What the actor found when it looked at the desktop for a start, and who asks.
@@ -166,4 +173,6 @@ struct ViewingLook: Equatable {
     var needsApproval: Bool
     /// The device may trade the clipboard, and this desktop has one.
     var clipboard = false
+    /// For an Extend request: why this desktop cannot add a monitor (nil: it can).
+    var extendUnavailable: String? = nil
 }

@@ -20,16 +20,22 @@ extension DeviceMessage {
         /// `true`: a device that may not view asks the computer's user (a notification with Allow once, Always
         /// allow, Deny) instead of being refused at once; ignored for a device that may view. Absent → not asked.
         public var ask: Bool?
+        /// Extend: view a new monitor made for this device instead of `displayId` (which is then not looked at).
+        public var extend: ExtendRequest?
 
-        public init(displayId: Int, maxSide: Int, fps: Int = 30, audio: Bool = false, ask: Bool? = nil) {
+        public init(
+            displayId: Int, maxSide: Int, fps: Int = 30, audio: Bool = false, ask: Bool? = nil,
+            extend: ExtendRequest? = nil
+        ) {
             self.displayId = displayId
             self.maxSide = maxSide
             self.fps = fps
             self.audio = audio
             self.ask = ask
+            self.extend = extend
         }
 
-        private enum CodingKeys: String, CodingKey { case displayId, maxSide, fps, audio, ask }
+        private enum CodingKeys: String, CodingKey { case displayId, maxSide, fps, audio, ask, extend }
 
         public init(from decoder: any Decoder) throws {
             let fields = try decoder.container(keyedBy: CodingKeys.self)
@@ -38,6 +44,7 @@ extension DeviceMessage {
             fps = try fields.decode(.fps, default: 30)
             audio = try fields.decode(.audio, default: false)
             ask = try fields.decodeIfPresent(Bool.self, forKey: .ask)
+            extend = try fields.decodeIfPresent(ExtendRequest.self, forKey: .extend)
         }
     }
 
@@ -128,9 +135,12 @@ extension HostMessage {
         }
         public var displays: [DisplayEntry]
         public var status: Status
-        public init(displays: [DisplayEntry], status: Status) {
+        /// Whether Extend is offered here (absent: not said, as from a host before it; also with `notAllowed`).
+        public var extend: ExtendOffer?
+        public init(displays: [DisplayEntry], status: Status, extend: ExtendOffer? = nil) {
             self.displays = displays
             self.status = status
+            self.extend = extend
         }
     }
 
@@ -162,6 +172,8 @@ extension HostMessage {
         /// Why viewing was refused (checked in this order).
         public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
             case notAllowed, noPermission, locked, busy
+            /// Extend was asked for and this desktop cannot add a monitor, or adding it failed (`detail` says why).
+            case cannotExtend
         }
         /// For a `notAllowed` that answers `startScreen{ask:true}`: what became of the question.
         public enum Asked: String, Codable, Hashable, Sendable, CaseIterable {
@@ -175,10 +187,13 @@ extension HostMessage {
         public var reason: Reason
         public var viewer: String?
         public var asked: Asked?
-        public init(reason: Reason, viewer: String? = nil, asked: Asked? = nil) {
+        /// Why, in words, for `cannotExtend`.
+        public var detail: String?
+        public init(reason: Reason, viewer: String? = nil, asked: Asked? = nil, detail: String? = nil) {
             self.reason = reason
             self.viewer = viewer
             self.asked = asked
+            self.detail = detail
         }
     }
 

@@ -15,8 +15,9 @@ public final class WlrInput: @unchecked Sendable {
     private let displayName: String?
     private var handle: OpaquePointer?
     private var keymap = VirtualKeymap()
-    /// The output layout's size in pixels, read when the connection opens (absolute motion is relative to it).
-    private var layout = (width: UInt32(0), height: UInt32(0))
+    /// The output layout's box in layout pixels (a scaled output counts its size divided by its scale), read when
+    /// the connection opens and at every viewing's start (Extend adds an output): absolute motion is relative to it.
+    private var layout = (x: 0, y: 0, width: UInt32(0), height: UInt32(0))
     private let started = DispatchTime.now()
 
     /// Input into the compositor at `display` (nil: `$WAYLAND_DISPLAY`).
@@ -28,7 +29,7 @@ public final class WlrInput: @unchecked Sendable {
     /// starts, so the compositor and the clients have the new pointer before the viewer's first tap (a client
     /// that learns of a pointer only when the tap creates it misses that tap's press).
     public func prepare() {
-        queue.async { _ = self.open() }
+        queue.async { if self.open() != nil { self.readLayout() } }
     }
 
     /// Whether the compositor offers both virtual devices (and a seat) now.
@@ -44,8 +45,9 @@ public final class WlrInput: @unchecked Sendable {
             movePointer: { pixel in
                 try await self.run { handle, this in
                     deck_wlr_pointer_motion_absolute(
-                        handle, this.now, UInt32(clamping: pixel.desktopX), UInt32(clamping: pixel.desktopY),
-                        max(1, this.layout.width), max(1, this.layout.height))
+                        handle, this.now, UInt32(clamping: pixel.desktopX - this.layout.x),
+                        UInt32(clamping: pixel.desktopY - this.layout.y), max(1, this.layout.width),
+                        max(1, this.layout.height))
                 }
             },
             setButton: { button, pressed in
@@ -128,11 +130,7 @@ public final class WlrInput: @unchecked Sendable {
         var missing: Int32 = 0
         guard let opened = deck_wlr_input_open(displayName, &missing) else { return nil }
         handle = opened
-        let frames = (WaylandOutputs.current(display: displayName) ?? []).map(\.frame)
-        layout = (
-            UInt32(clamping: frames.map { $0.x + $0.width }.max() ?? 0),
-            UInt32(clamping: frames.map { $0.y + $0.height }.max() ?? 0)
-        )
+        readLayout()
         // The compositor drops the first key of a new virtual keyboard (measured with wtype): a Shift tap first.
         keymap = VirtualKeymap()
         _ = keymap.add([VirtualKeymap.shiftL])
@@ -142,6 +140,33 @@ public final class WlrInput: @unchecked Sendable {
             _ = deck_wlr_input_roundtrip(opened)
         }
         return opened
+    }
+
+    /// On the queue: the box around every output, in layout pixels. wlroots tells a Wayland client no output's
+    /// position (wl_output's geometry says 0, 0), so sway's IPC gives the rectangles where it answers.
+    private func readLayout() {
+        let frames =
+            Self.swayLayout()
+            ?? (WaylandOutputs.current(display: displayName) ?? []).map { monitor in
+                let scale = max(monitor.scale, 1)
+                return (
+                    x: monitor.frame.x, y: monitor.frame.y,
+                    right: monitor.frame.x + Int((Double(monitor.frame.width) / scale).rounded()),
+                    bottom: monitor.frame.y + Int((Double(monitor.frame.height) / scale).rounded())
+                )
+            }
+        let (left, top) = (frames.map(\.x).min() ?? 0, frames.map(\.y).min() ?? 0)
+        layout = (
+            left, top, UInt32(clamping: (frames.map(\.right).max() ?? 0) - left),
+            UInt32(clamping: (frames.map(\.bottom).max() ?? 0) - top)
+        )
+    }
+
+    private static func swayLayout() -> [(x: Int, y: Int, right: Int, bottom: Int)]? {
+        guard let outputs = SwayIPC.find()?.outputs() else { return nil }
+        return outputs.filter(\.active).map {
+            ($0.rect.x, $0.rect.y, $0.rect.x + $0.rect.width, $0.rect.y + $0.rect.height)
+        }
     }
 
     private func close() {

@@ -76,13 +76,15 @@ CATALOGUE = {
     "keypad": {"key": (KEYPAD_KEYS, True)},
     "keypadResult": {"ok": ("bool", True), "reason": ("str", False)},
     "listDisplays": {},
-    "displays": {"displays": ("list", True), "status": ({"ok", "noPermission", "notAllowed"}, True)},
+    "displays": {"displays": ("list", True), "status": ({"ok", "noPermission", "notAllowed"}, True),
+                 "extend": ("extendoffer", False)},
     "startScreen": {"displayId": ("int", True), "maxSide": ("int", True), "fps": ("int", False),
-                    "audio": ("bool", False), "ask": ("bool", False)},
+                    "audio": ("bool", False), "ask": ("bool", False), "extend": ("extend", False)},
     "screenStarted": {"displayId": ("int", True), "width": ("int", True), "height": ("int", True),
                       "fps": ("int", True), "audio": ("bool", True), "viewOnly": ("str", False)},
-    "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy"}, True), "viewer": ("str", False),
-                     "asked": ({"unavailable", "denied", "timedOut"}, False)},
+    "screenDenied": {"reason": ({"notAllowed", "noPermission", "locked", "busy", "cannotExtend"}, True),
+                     "viewer": ("str", False), "asked": ({"unavailable", "denied", "timedOut"}, False),
+                     "detail": ("str", False)},
     "screenPending": {"reason": ({"approval", "asking"}, True)},
     "screenPermission": {"allowed": ("bool", True), "once": ("bool", False)},
     "editPermission": {"allowed": ("bool", True)},
@@ -203,6 +205,13 @@ def _fits(kind, value):
         "strlist": lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
         "appsbyprofile": lambda v: isinstance(v, dict) and all(
             isinstance(apps, list) and all(isinstance(app, str) for app in apps) for apps in v.values()),
+        # PROTOCOL §6 "Extend": the device's screen in device pixels, its scale and where the monitor goes.
+        "extend": lambda v: (isinstance(v, dict) and all(type(v.get(k)) is int and 240 <= v[k] <= 8192
+                                                          for k in ("width", "height"))
+                             and type(v.get("scale", 1)) in (int, float) and 1 <= v.get("scale", 1) <= 4
+                             and v.get("placement", "right") in {"right", "left", "above", "below"}),
+        "extendoffer": lambda v: (isinstance(v, dict) and type(v.get("offered")) is bool
+                                  and isinstance(v.get("reason", ""), str)),
         # A named key, or one printable character (not a space: that is the named key `space`).
         "presskey": lambda v: v in PRESS_KEYS or (isinstance(v, str) and len(v) == 1 and v.isprintable()
                                                   and not v.isspace()),

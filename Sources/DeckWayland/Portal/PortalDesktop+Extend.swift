@@ -1,0 +1,41 @@
+import DeckDesktop
+import Foundation
+
+extension PortalDesktop {
+    /// The capture of a monitor made for Extend: a screen cast of its own whose restore token is kept apart
+    /// (`portal-extend-restore-token`), so the computer's user picks the new output once in the portal's chooser and
+    /// the token of the usual viewing keeps its own monitor.
+    var extendCapture: StartCapture {
+        let token = PortalRestoreToken(
+            directory: token.file.deletingLastPathComponent(), name: "portal-extend-restore-token")
+        return { _, fps, handlers in
+            try PortalCapture(
+                bus: try Self.bus(), kind: .screenCast, token: token, fps: fps, handlers: handlers,
+                started: { session in self.sessions.started(session) },
+                ended: { session in self.sessions.ended(session) })
+        }
+    }
+
+    /// Why a portal desktop without sway cannot add a monitor.
+    public static let noExtendReason =
+        "this Wayland desktop offers no way to add a monitor (sway's create_output; KDE is not served yet)"
+
+    /// Why Extend is not offered on this portal desktop, nil when sway answers on its IPC socket (`touchdeck doctor`).
+    public static func extendUnavailable() -> String? {
+        guard let ipc = SwayIPC.find() else { return noExtendReason }
+        return ipc.outputs() == nil ? "sway does not answer on its IPC socket" : nil
+    }
+
+    /// Extend on this desktop: sway's outputs when sway answers on its IPC socket; elsewhere not offered.
+    func virtualMonitors(stateDirectory: URL?, prepare: @escaping @Sendable () -> Void) -> VirtualMonitors {
+        guard let ipc = SwayIPC.find() else { return .notOffered(Self.noExtendReason) }
+        guard let stateDirectory else { return .notOffered("the host has no state folder to keep its record in") }
+        let capture = extendCapture
+        let prepared: StartCapture = { monitor, fps, handlers in
+            prepare()
+            return try capture(monitor, fps, handlers)
+        }
+        return SwayMonitors(ipc: ipc, record: VirtualMonitorRecord(folder: stateDirectory), capture: prepared)
+            .virtualMonitors
+    }
+}
