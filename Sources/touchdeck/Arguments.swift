@@ -10,7 +10,7 @@ struct Arguments {
     /// Options that take a value; anything else starting with `--` is a flag.
     static let valued: Set<String> = [
         "port", "config-dir", "web-root", "log-level", "encoder", "display", "fps", "max-length",
-        "profile", "label", "color", "icon", "badge", "state",
+        "profile", "label", "color", "icon", "badge", "state", "folder",
     ]
 
     init(_ words: [String]) throws {

@@ -5,13 +5,15 @@ import Foundation
 struct KeyCommand: Command {
     static let name = "key"
     static let usage = [
-        "key set PAGE SLOT [--profile P] [--label L] [--color C] [--icon EMOJI] [--badge B] [--state on|off] [--save]",
-        "key get PAGE SLOT [--profile P]",
+        "key set PAGE SLOT [--profile P] [--folder F] [--label L] [--color C] [--icon EMOJI] [--badge B] "
+            + "[--state on|off] [--save]",
+        "key get PAGE SLOT [--profile P] [--folder F]",
     ]
     static let summary = "show a live look on a key (from a script, cron, ssh) or print the key as JSON"
     static let options = [
         ("PAGE SLOT", "the key's page and slot, counted from 0 as in the protocol"),
         ("--profile P", "the profile the key is in (default: the shared current one)"),
+        folderOption,
         ("--label, --color, --icon", "the label, a palette colour, an emoji (or a stored icon's or app's name)"),
         ("--badge B, --state on|off", "a number or up to 4 characters in the corner; a toggle-like on/off state"),
         (
@@ -22,6 +24,11 @@ struct KeyCommand: Command {
         configDirOption,
     ]
     static let lookOptions = ["label", "color", "icon", "badge", "state"]
+    static let folderOption = (
+        "--folder F",
+        "the key is inside a folder: F is PAGE:SLOT of the folder key on the deck, then /PAGE:SLOT of each folder "
+            + "inside it (1:4 or 1:4/0:2)"
+    )
     let arguments: Arguments
     let set: Bool
     let page: Int
@@ -40,10 +47,11 @@ struct KeyCommand: Command {
     func validate() throws {
         if set {
             try arguments.allow(
-                options: Set(["config-dir", "profile"] + Self.lookOptions), flags: ["help", "save"])
+                options: Set(["config-dir", "profile", "folder"] + Self.lookOptions), flags: ["help", "save"])
         } else {
-            try arguments.allow(options: ["config-dir", "profile"])
+            try arguments.allow(options: ["config-dir", "profile", "folder"])
         }
+        _ = try Self.folder(arguments)
     }
 
     func run() async throws -> Int32 {
@@ -51,6 +59,7 @@ struct KeyCommand: Command {
         request.page = page
         request.slot = slot
         request.profile = arguments.options["profile"]
+        request.folder = try Self.folder(arguments)
         if set {
             var look: [String: String] = [:]
             for name in Self.lookOptions { look[name] = arguments.options[name] }
@@ -67,11 +76,12 @@ struct KeyCommand: Command {
 /// `touchdeck press PAGE SLOT` (issue 23): presses the key as a device would and prints what it did.
 struct PressCommand: Command {
     static let name = "press"
-    static let usage = ["press PAGE SLOT [--profile P]"]
+    static let usage = ["press PAGE SLOT [--profile P] [--folder F]"]
     static let summary = "press a key as a device would and print the result"
     static let options = [
         ("PAGE SLOT", "the key's page and slot, counted from 0"),
-        ("--profile P", "the profile the key is in (default: the shared current one)"), configDirOption,
+        ("--profile P", "the profile the key is in (default: the shared current one)"), KeyCommand.folderOption,
+        configDirOption,
     ]
     let arguments: Arguments
     let page: Int
@@ -87,15 +97,34 @@ struct PressCommand: Command {
         self.slot = slot
     }
 
-    func validate() throws { try arguments.allow(options: ["config-dir", "profile"]) }
+    func validate() throws {
+        try arguments.allow(options: ["config-dir", "profile", "folder"])
+        _ = try KeyCommand.folder(arguments)
+    }
 
     func run() async throws -> Int32 {
         var request = ControlRequest(command: .press)
         request.page = page
         request.slot = slot
         request.profile = arguments.options["profile"]
+        request.folder = try KeyCommand.folder(arguments)
         guard let response = ask(request, arguments) else { return 1 }
         print(response.pressed ?? "ok")
         return 0
+    }
+}
+
+extension KeyCommand {
+    /// `--folder 1:4/0:2` as the control request's pages and slots; nil without the option.
+    static func folder(_ arguments: Arguments) throws -> [[Int]]? {
+        guard let text = arguments.options["folder"] else { return nil }
+        let steps = text.split(separator: "/", omittingEmptySubsequences: false).map { step in
+            step.split(separator: ":", omittingEmptySubsequences: false).compactMap { Int($0) }.filter { $0 >= 0 }
+        }
+        guard !steps.isEmpty, steps.allSatisfy({ $0.count == 2 }) else {
+            throw UsageError(
+                "--folder is PAGE:SLOT of each folder key from the deck down, joined by / (1:4 or 1:4/0:2)")
+        }
+        return steps
     }
 }

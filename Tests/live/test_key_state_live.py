@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import pathlib
+import subprocess
 import time
 
 import pytest
@@ -265,3 +266,38 @@ def test_press_presses_the_key_and_prints_the_result(host, tmp_path):
     assert touched.exists()
     assert "exit 4: broken" in host.cli_failure("press", "0", "1")
     assert "no key on page 0, slot 2 of Default" in host.cli_failure("press", "0", "2")
+
+
+def test_key_set_get_and_press_reach_a_key_inside_a_folder(host, tmp_path):
+    """Keys beyond the deck's top level (issue 23): `--folder PAGE:SLOT[/PAGE:SLOT…]` names the folder keys down to
+    the key; the live look reaches the device with the key's path, and --save writes the key inside the folder."""
+    touched = tmp_path / "pressed-in-folder"
+    inner = {"label": "Inside", "kind": "command", "command": f"touch {touched}"}
+
+    async def scenario():
+        client, _, _ = await paired_device(host, "Deck")
+        await set_key(client, 2, {"label": "Media", "kind": "folder"})
+        await client.send({"type": "setButton", "page": 0, "index": 1, "button": inner,
+                           "path": [{"page": 0, "index": 2}]})
+        await client.recv_type("layout")
+        host.cli("key", "set", "0", "1", "--folder", "0:2", "--label", "Live inside", "--badge", "7")
+        state = await client.recv_type("keyState")
+        host.cli("key", "set", "0", "1", "--folder", "0:2", "--label", "Saved inside", "--save")
+        saved = await client.recv_type("layout")
+        await client.close()
+        return state, saved
+
+    state, saved = run(scenario())
+    assert state == {"type": "keyState", "profile": "Default", "page": 0, "index": 1,
+                     "path": [{"page": 0, "index": 2}], "look": {"label": "Live inside", "badge": "7"}}, state
+    assert saved["pages"][0][2]["pages"][0][1]["label"] == "Saved inside"
+    assert saved["pages"][0][1] is None, "the deck's own slot 1 is untouched"
+    shown = json.loads(host.cli("key", "get", "0", "1", "--folder", "0:2"))
+    assert shown["folder"] == "0:2" and shown["button"]["label"] == "Saved inside", shown
+    assert host.cli("press", "0", "1", "--folder", "0:2") == "ok\n"
+    assert touched.exists()
+    assert "no key on page 0, slot 3 of the folder at 0:2 of Default" in host.cli_failure(
+        "key", "get", "0", "3", "--folder", "0:2")
+    usage = subprocess.run([str(host.binary), "key", "get", "0", "1", "--folder", "0-2", "--config-dir",
+                            str(host.config_dir)], env=host.env, capture_output=True, text=True, timeout=20)
+    assert usage.returncode == 64 and "--folder is PAGE:SLOT" in usage.stderr, usage

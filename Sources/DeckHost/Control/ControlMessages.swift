@@ -46,6 +46,9 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var save: Bool?
     /// For `profileApps`: the apps to add or remove.
     public var apps: [String]?
+    /// For `keySet`, `keyGet` and `press`: the folder keys from the deck down to the key's folder, each a page and a
+    /// slot (nil or empty: the key is on the deck itself).
+    public var folder: [[Int]]?
 
     public init(command: Command, name: String? = nil, on: Bool? = nil, newName: String? = nil) {
         self.command = command

@@ -11,9 +11,13 @@ extension DeckServer {
             return .failure(ProfileError.noSuchProfile(asked).wireMessage)
         }
         guard let page = request.page, let slot = request.slot else { return .failure("name the key: PAGE SLOT") }
-        let spot = KeySpot(profile: profile, page: page, index: slot, path: [])
+        let steps = request.folder ?? []
+        guard steps.allSatisfy({ $0.count == 2 }) else { return .failure("a folder is PAGE:SLOT") }
+        let path = steps.map { DeckLayout.Slot(page: $0[0], index: $0[1]) }
+        let spot = KeySpot(profile: profile, page: page, index: slot, path: path)
         guard let button = button(at: spot) else {
-            return .failure("no key on page \(page), slot \(slot) of \(profile)")
+            let folder = path.isEmpty ? "" : " of the folder at \(Self.folderName(path))"
+            return .failure("no key on page \(page), slot \(slot)\(folder) of \(profile)")
         }
         switch request.command {
         case .keySet: return setLiveLook(request, spot: spot, button: button)
@@ -22,19 +26,26 @@ extension DeckServer {
         }
     }
 
+    /// A folder path as `--folder` takes it: `PAGE:SLOT` of each folder key from the deck down, joined by `/`.
+    static func folderName(_ path: [DeckLayout.Slot]) -> String {
+        path.map { "\($0.page):\($0.index)" }.joined(separator: "/")
+    }
+
     /// The key, its live look and its state command's error, as `touchdeck key get` prints it.
     private func keyDescription(_ spot: KeySpot) -> ControlResponse {
         struct Described: Encodable {
             var profile: String
             var page: Int
             var slot: Int
+            var folder: String?
             var button: Button?
             var live: LiveLook?
             var error: String?
         }
         let shown = keyStates.shown[spot]
         let described = Described(
-            profile: spot.profile, page: spot.page, slot: spot.index, button: button(at: spot), live: shown?.look,
+            profile: spot.profile, page: spot.page, slot: spot.index,
+            folder: spot.path.isEmpty ? nil : Self.folderName(spot.path), button: button(at: spot), live: shown?.look,
             error: shown?.error)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -67,7 +78,7 @@ extension DeckServer {
         var changed = config
         do {
             try changed.profiles.edit(spot.profile) { layout in
-                try layout.set(page: spot.page, index: spot.index, button: saved, in: [])
+                try layout.set(page: spot.page, index: spot.index, button: saved, in: spot.path)
             }
             undoHistory.record(
                 config.profiles.layout(of: spot.profile) ?? .empty,
@@ -94,6 +105,7 @@ extension DeckServer {
             result = .failed("a \(button.kind.name) key cannot be pressed from the command line yet")
         case .hotkey, .text: result = await typingKeyResult(button.kind)
         case .micMute: result = await desktop.mic.toggleMute()
+        case .slider: result = .failed("a slider is moved, not pressed")
         case .profile(let name):
             do {
                 try switchProfile(to: name, device: nil)
