@@ -291,11 +291,11 @@ extension Recorder: EncodeTap {
     }
 
     public func take(_ frame: EncodedFrame, capturedAt micros: UInt64) {
+        guard frame.width == size.width, frame.height == size.height else { return goOwnWay() }
         let fileTime: UInt64? = lock.withLock {
             guard fed, !stopped else { return nil }
             lastFrameAt = micros
-            guard let time = timeline.fileTime(of: micros), frame.width == size.width, frame.height == size.height
-            else { return nil }
+            guard let time = timeline.fileTime(of: micros) else { return nil }
             // A frame the queue has no room for breaks the chain of pictures: wait for the next keyframe.
             guard pendingFed < 3 else {
                 waitingForKeyframe = true
@@ -327,6 +327,13 @@ extension Recorder: EncodeTap {
             fed = true
             waitingForKeyframe = true
         }
+    }
+
+    /// The viewer's frames no longer have the file's size (the monitor changed its mode): this recording leaves
+    /// the share and encodes by itself from here on.
+    private func goOwnWay() {
+        share?.leave(self)
+        detached()
     }
 
     public func detached() {

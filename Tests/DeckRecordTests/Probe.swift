@@ -34,6 +34,17 @@ struct Probe: Decodable {
         return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
     }
 
+    /// The times (seconds) of the video packets flagged as keyframes, in file order.
+    static func keyframeTimes(_ url: URL) throws -> [Double] {
+        let output = try run([
+            "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", url.path,
+        ])
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: ",")
+            return parts.count == 2 && parts[1].contains("K") ? Double(parts[0]) : nil
+        }
+    }
+
     static func read(_ url: URL) throws -> Probe {
         try JSONDecoder().decode(Probe.self, from: run(["-show_format", "-show_streams", "-of", "json", url.path]))
     }

@@ -29,18 +29,21 @@ final class RecordingRig: @unchecked Sendable {
     var capture: FakeCapture? { lock.withLock { captures.last } }
     var failed: [RecordingError] { lock.withLock { failures } }
 
-    func start(sound: Bool, reserveBytes: Int64 = 0, source: ScreenSource? = nil) throws -> Recorder {
+    func start(
+        sound: Bool, reserveBytes: Int64 = 0, source: ScreenSource? = nil, share: EncodeShare? = nil
+    ) throws -> Recorder {
         let options = Recorder.Options(
             monitor: monitor, fps: 30, sound: sound, url: scratch.url.appendingPathComponent("take.mp4"),
             reserveBytes: reserveBytes)
         let clock = self.clock
         return try Recorder(
-            options, capture: (source ?? self.source).capture, log: .silent, clock: { clock.now },
+            options, capture: (source ?? self.source).capture, log: .silent, share: share, clock: { clock.now },
             failed: { error in self.lock.withLock { self.failures.append(error) } })
     }
 
-    /// `seconds` of frames at 30 fps, each followed by its 1/30 s of tone.
-    func play(seconds: Double, to recorder: Recorder) {
+    /// `seconds` of frames at 30 fps, each followed by its 1/30 s of tone; `alsoTo` sees each picture's index and
+    /// capture time after the recorder's capture did (a viewer's encoder of the same capture).
+    func play(seconds: Double, to recorder: Recorder, alsoTo viewer: ((Int, UInt64) -> Void)? = nil) {
         for _ in 0..<Int(seconds * 30) {
             let captured = clock.now
             clock.advance(33_333)
@@ -49,8 +52,9 @@ final class RecordingRig: @unchecked Sendable {
                     width: image.width, height: image.height, stride: image.bytesPerRow, format: .bgrx,
                     pixels: Array(UnsafeRawBufferPointer(start: image.pixels, count: image.bytesPerRow * image.height)))
             }
-            frameIndex += 1
             capture?.deliver(image, capturedAt: clock.now)
+            viewer?(frameIndex, clock.now)
+            frameIndex += 1
             let tone = Self.tone(count: 1600, from: samplesSent)
             samplesSent += 1600
             tone.withUnsafeBufferPointer { recorder.append(samples: $0, captureMicros: captured) }
