@@ -25,7 +25,7 @@ public enum Launch: Hashable, Sendable {
         case .media(let action): self = .media(action)
         // A now-playing tile plays or pauses what it shows.
         case .nowPlaying: self = .media(.playPause)
-        case .record, .hotkey, .text, .micMute, .multi, .toggle, .folder, .page, .profile: return nil
+        case .record, .hotkey, .text, .micMute, .slider, .multi, .toggle, .folder, .page, .profile: return nil
         }
     }
 }

@@ -12,7 +12,7 @@ let deviceTypes = [
     "typeText", "pressKey", "recordStart", "recordPause", "recordResume", "recordStop", "listRecordings",
     "fetchRecording", "deleteRecording", "switchProfile", "followProfile", "addProfile", "deleteProfile",
     "renameProfile", "importProfile", "setProfileApps", "undo",
-    "fetchRecording", "deleteRecording", "clipboardSet", "storeIcon", "getIcon",
+    "fetchRecording", "deleteRecording", "clipboardSet", "storeIcon", "getIcon", "setSlider",
 ]
 let hostTypes = [
     "needPairing", "authRequired", "pairChallenge", "paired", "pairingFailed", "authChallenge",

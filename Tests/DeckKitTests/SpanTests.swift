@@ -36,7 +36,7 @@ func spanTableCase(_ row: SpanCase) throws {
         let covered = try Span.check(page: row.page, grid: row.grid)
         #expect(row.error == nil, "expected \(row.error ?? "")")
         #expect(covered == row.covered)
-    } catch let error as LayoutError {
+    } catch {
         #expect(error.name == row.error)
     }
 }
@@ -82,4 +82,34 @@ func spanTableCase(_ row: SpanCase) throws {
     var stillPaused = paused
     stillPaused.position = 10.5
     #expect(!stillPaused.differs(from: paused, after: 30), "a paused track's position stays")
+}
+
+@Test func aSliderKeepsItsBindingOnTheWireAndRefusesWhatCannotBeFollowed() throws {
+    let wire = #"{"app":"Firefox","bind":"app","kind":"slider","label":"Web","span":3,"along":"column"}"#
+    let slider = try JSONDecoder().decode(Button.self, from: Data(wire.utf8))
+    #expect(slider.kind == .slider(.app("Firefox")))
+    #expect(slider.span == Span(slots: 3, along: .column))
+    #expect(try JSONDecoder().decode(Button.self, from: JSONEncoder().encode(slider)) == slider)
+    let bare = try JSONDecoder().decode(
+        Button.self, from: Data(#"{"kind":"slider","bind":"speakers","label":"V"}"#.utf8))
+    #expect(bare.span == Span(slots: 2), "a slider without span covers 2 slots along its row")
+    var layout = DeckLayout()
+    #expect(throws: LayoutError.badSlider("a script slider's command holds {value} (0…100) and is at most 4096 bytes"))
+    {
+        try layout.set(page: 0, index: 0, button: Button(label: "L", kind: .slider(.script("light"))))
+    }
+    #expect(throws: LayoutError.badSpan("a slider spans 2 to 4 slots")) {
+        try layout.set(page: 0, index: 0, button: Button(label: "L", kind: .slider(.speakers), span: Span(slots: 5)))
+    }
+    #expect(SliderBinding.script("light {value} --fade").command(for: 0.354) == "light 35 --fade")
+}
+
+@Test func aScriptSliderRunsAtMostTwentyTimesASecondAndItsLastValueAlways() {
+    var throttle = SliderThrottle<Int>()
+    #expect(throttle.offer(1, now: 0) == .now)
+    #expect(throttle.offer(1, now: 0.01) == .later(at: 0.05, alreadyPlanned: false))
+    #expect(throttle.offer(1, now: 0.02) == .later(at: 0.05, alreadyPlanned: true), "one run waits, the latest value")
+    #expect(throttle.offer(2, now: 0.02) == .now, "each slider on its own")
+    throttle.ran(1, now: 0.05)
+    #expect(throttle.offer(1, now: 0.11) == .now)
 }

@@ -84,6 +84,7 @@ extension DeckServer {
         switch button.kind {
         case .hotkey, .text: return await typingKeyResult(button.kind)
         case .micMute: return await desktop.mic.toggleMute()
+        case .slider: return .failed("a slider is moved, not pressed")
         case .record(let displayId, let fps): return await recordKeyResult(displayId: displayId, fps: fps, from: id)
         case .multi, .toggle: return .failed("a multi-action or toggle cannot run inside another")
         case .folder, .page: return .failed("folder and page keys work on the device, not in a multi-action")

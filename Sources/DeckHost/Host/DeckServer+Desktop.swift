@@ -50,6 +50,7 @@ extension DeckServer {
     /// A change made anywhere reaches every authorized device (once per distinct state).
     func volumeChanged(_ state: VolumeState) {
         guard state != volumeShown else { return }
+        defer { syncSliders() }  // speakers sliders show the gauge's level too
         if state.available != (volumeShown?.available ?? true) {
             if state.available {
                 log.notice("sound server found; devices show the volume again")

@@ -31,6 +31,9 @@ struct KeyStates {
     var coalescer = LookCoalescer<KeySpot>()
     /// The microphone's state `micMute` keys last showed (nil: none reported yet, `desktop.mic` has it).
     var mic: MicState?
+    /// The value each script slider was last moved to, and when its command may run again (DeckServer+Sliders).
+    var sliderValues: [KeySpot: Double] = [:]
+    var sliderThrottle = SliderThrottle<KeySpot>()
     let epoch = ContinuousClock.now
 
     var seconds: Double {
@@ -47,8 +50,9 @@ extension DeckServer {
             for (page, keys) in pages.enumerated() {
                 for (index, key) in keys.enumerated() {
                     guard let key else { continue }
-                    // A micMute key's look is the microphone's (DeckServer+MicKeys); its state command does not run.
-                    if key.stateCommand != nil, key.kind != .micMute {
+                    // A micMute key's look is the microphone's (DeckServer+MicKeys), a slider's its source's
+                    // (DeckServer+Sliders): their state commands do not run, except a script slider's.
+                    if key.stateCommand != nil, key.kind != .micMute, Self.runsStateCommand(key.kind) {
                         found[KeySpot(profile: profile, page: page, index: index, path: path)] = key
                     }
                     if case .folder(let inner) = key.kind {
@@ -97,6 +101,14 @@ extension DeckServer {
             forgetShown(spot)
         }
         syncMicKeys(profiles: profiles)
+        syncSliders(profiles: profiles)
+    }
+
+    /// Whether a key of `kind` shows its state command's looks: a slider does only when a script is its source.
+    private static func runsStateCommand(_ kind: Button.Kind) -> Bool {
+        guard case .slider(let binding) = kind else { return true }
+        if case .script = binding { return true }
+        return false
     }
 
     /// Drops what `spot` shows live and tells the devices that show it.

@@ -14,6 +14,7 @@ extension DeckServer {
             handleProfile(message, from: id)
         case .undo: undo(from: id)
         case .storeIcon, .getIcon: handleIcon(message, from: id)
+        case .setSlider(let request): moveSlider(request, from: id)
         case .press(let press): pressed(press, from: id)
         case .pressDown(let down): pressedDown(down, from: id)
         case .pressUp(let up): pressedUp(up, from: id)
@@ -123,6 +124,7 @@ extension DeckServer {
         case .record(let displayId, let fps): return pressedRecordKey(press, displayId: displayId, fps: fps, from: id)
         case .hotkey, .text: return pressedTypingKey(press, kind: button.kind, from: id)
         case .micMute: return pressedMicKey(press, from: id)
+        case .slider: return pressFinished(press, .failed("a slider is moved, not pressed"), for: id)
         case .multi(let steps): return pressedMulti(press, steps: steps, from: id)
         case .toggle(let toggle): return pressedToggle(press, button: button, toggle: toggle, from: id)
         case .profile(let name):

@@ -138,6 +138,7 @@ public actor DeckServer {
             group.addTask { await self.followVolume() }
             group.addTask { await self.followMedia() }
             group.addTask { await self.followMic() }
+            group.addTask { await self.followLevels() }
             group.addTask { await self.followFocus() }
             for await event in events {
                 handle(event)

@@ -39,6 +39,8 @@ public struct HostDesktop: Sendable {
     public var inputUnavailable: String? = nil
     /// The default input's mute, which `micMute` keys toggle and show.
     public var mic: MicControl = .unavailable
+    /// The microphone's and apps' levels sliders move (DeckServer+Sliders).
+    public var levels: SoundLevels = .unavailable
     /// Microphone mute changes made anywhere, in the order they happened.
     public var micFeed = MicFeed()
     /// The media players media keys reach, and what they show (`mediaState`).
@@ -113,13 +115,14 @@ public struct HostDesktop: Sendable {
         desktop.media = media
         desktop.mic = mic
         desktop.micFeed = micFeed
+        desktop.levels = .live()
         desktop.clipboard = chosen.clipboard
+        desktop.focus = chosen.focus
         desktop.starterApps = { StarterApps.find(environment: environment) }
         desktop.virtualMonitors = chosen.virtualMonitors
         // A host that was killed may have left a monitor it made for Extend: taken away before anyone views.
         if let note = chosen.virtualMonitors.cleanUp() { log?.notice(note) }
         return desktop
-        desktop.focus = chosen.focus
     }
 
     /// The desktop of the back-end `DesktopBackend.choose` picks for this session.

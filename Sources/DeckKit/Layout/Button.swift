@@ -30,6 +30,9 @@ public struct Button: Codable, Hashable, Sendable {
         /// A tile over 2 slots that shows what the media player plays (title, artist, album art, position); a press
         /// plays or pauses it, as a `media` play/pause key (PROTOCOL §6 "Tiles and sliders").
         case nowPlaying
+        /// A control over 2 to 4 slots that sets and shows a level: the speakers, the microphone, one app's own
+        /// volume or a script's value (SliderBinding.swift); it moves by `setSlider`, never by `press`.
+        case slider(SliderBinding)
         /// Up to 16 steps run in order, each a key of another kind or a delay (CompoundKeys.swift).
         case multi([MultiStep])
         /// One of two actions by the state the host keeps (CompoundKeys.swift).
@@ -56,6 +59,7 @@ public struct Button: Codable, Hashable, Sendable {
             case .media: "media"
             case .micMute: "micMute"
             case .nowPlaying: "nowPlaying"
+            case .slider: "slider"
             case .multi: "multi"
             case .toggle: "toggle"
             case .folder: "folder"
@@ -68,7 +72,8 @@ public struct Button: Codable, Hashable, Sendable {
         public var isProtocol2: Bool {
             switch self {
             case .app, .command, .terminal, .record: true
-            case .hotkey, .text, .open, .media, .micMute, .nowPlaying, .multi, .toggle, .folder, .page, .profile:
+            case .hotkey, .text, .open, .media, .micMute, .nowPlaying, .slider, .multi, .toggle, .folder, .page,
+                .profile:
                 false
             }
         }
@@ -95,12 +100,12 @@ public struct Button: Codable, Hashable, Sendable {
         self.kind = kind
         self.look = look
         self.stateCommand = stateCommand
-        self.span = span ?? (kind == .nowPlaying ? Span(slots: 2) : nil)
+        self.span = span ?? (kind.spans ? Span(slots: 2) : nil)
     }
 
     private enum CodingKeys: String, CodingKey {
         case label, kind, appId, command, directory, displayId, fps, key, modifiers, text, enter, target, action
-        case pages, go, page, profile, hold, stateCommand, span, along
+        case pages, go, page, profile, hold, stateCommand, span, along, bind, app
     }
 
     public init(from decoder: any Decoder) throws {
@@ -140,9 +145,8 @@ public struct Button: Codable, Hashable, Sendable {
         case "open": kind = .open(try fields.decode(String.self, forKey: .target))
         case "media": kind = .media(try fields.decode(MediaAction.self, forKey: .action))
         case "micMute": kind = .micMute
-        case "nowPlaying":
-            kind = .nowPlaying
-            if span == nil { span = Span(slots: 2) }
+        case "nowPlaying": kind = .nowPlaying
+        case "slider": kind = .slider(try Self.binding(fields))
         case "multi": kind = .multi(try MultiSteps(from: decoder).steps)
         case "toggle": kind = .toggle(try Toggle(from: decoder))
         // No pages: the layout gives the folder one empty page of its own size when it is set.
@@ -151,6 +155,23 @@ public struct Button: Codable, Hashable, Sendable {
         case "profile": kind = .profile(try fields.decode(String.self, forKey: .profile))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "unknown button kind")
+        }
+        if span == nil, kind.spans { span = Span(slots: 2) }
+    }
+
+    private static func binding(_ fields: KeyedDecodingContainer<CodingKeys>) throws -> SliderBinding {
+        switch try fields.decodeIfPresent(String.self, forKey: .bind) {
+        case "speakers": return .speakers
+        case "microphone": return .microphone
+        case "app": return .app(try fields.decode(String.self, forKey: .app))
+        case "script": return .script(try fields.decode(String.self, forKey: .command))
+        default:
+            // The reason rides along so the refusal says it (MessageCodec.describe).
+            let reason = "a slider is bound to speakers, microphone, app (with app) or script (with command)"
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: fields.codingPath + [CodingKeys.bind], debugDescription: reason,
+                    underlyingError: LayoutError.badSlider(reason)))
         }
     }
 
@@ -181,6 +202,10 @@ public struct Button: Codable, Hashable, Sendable {
         case .open(let target): try fields.encode(target, forKey: .target)
         case .media(let action): try fields.encode(action, forKey: .action)
         case .micMute, .nowPlaying: break
+        case .slider(let binding):
+            try fields.encode(binding.name, forKey: .bind)
+            if case .app(let name) = binding { try fields.encode(name, forKey: .app) }
+            if case .script(let line) = binding { try fields.encode(line, forKey: .command) }
         case .multi(let steps): try MultiSteps(steps: steps).encode(to: encoder)
         case .toggle(let toggle): try toggle.encode(to: encoder)
         case .folder(let pages): try fields.encode(pages, forKey: .pages)
@@ -200,6 +225,16 @@ public struct Button: Codable, Hashable, Sendable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .go, in: fields, debugDescription: "go is next, previous or page")
+        }
+    }
+}
+
+extension Button.Kind {
+    /// Whether keys of this kind cover more than their own slot (`Span`): now-playing tiles and sliders.
+    public var spans: Bool {
+        switch self {
+        case .nowPlaying, .slider: true
+        default: false
         }
     }
 }

@@ -156,7 +156,7 @@ public struct DeckLayout: Codable, Hashable, Sendable {
             case .app(let appId): ("appId", appId)
             case .command(let command): ("command", command)
             case .terminal(let directory): ("directory", directory)
-            case .record, .hotkey, .media, .micMute, .nowPlaying, .multi, .toggle, .folder, .page: ("", "")
+            case .record, .hotkey, .media, .micMute, .nowPlaying, .slider, .multi, .toggle, .folder, .page: ("", "")
             case .profile(let name): ("profile", name)
             case .text(let text, _): ("", text)
             case .open(let target): ("target", target)
@@ -173,11 +173,17 @@ public struct DeckLayout: Codable, Hashable, Sendable {
         }
     }
 
-    /// Only wide controls span, each by its own count: a now-playing tile 2 slots.
+    /// Only wide controls span, each by its own count: a now-playing tile 2 slots, a slider 2 to 4; a slider's
+    /// binding must be one the host can follow.
     private static func checkSpan(of button: Button) throws {
+        if case .slider(let binding) = button.kind, let problem = binding.problem {
+            throw LayoutError.badSlider(problem)
+        }
         switch (button.kind, button.span) {
         case (.nowPlaying, let span?) where span.slots == 2: return
         case (.nowPlaying, _): throw LayoutError.badSpan("a now-playing tile spans 2 slots")
+        case (.slider, let span?) where (2...Span.widest).contains(span.slots): return
+        case (.slider, _): throw LayoutError.badSpan("a slider spans 2 to 4 slots")
         case (_, nil): return
         case (_, .some): throw LayoutError.badSpan("only now-playing tiles and sliders span slots")
         }

@@ -40,6 +40,8 @@ public enum LayoutError: Error, Hashable, Sendable {
     case slotCovered(index: Int, by: Int)
     /// A key spans slots it may not (only now-playing tiles span 2, sliders 2 to 4); the text says which.
     case badSpan(String)
+    /// A slider's binding cannot be followed (an empty app name, a script without `{value}`); the text says which.
+    case badSlider(String)
 
     /// A short name for the case, the same one the shared fixture table uses.
     public var name: String {
@@ -64,6 +66,7 @@ public enum LayoutError: Error, Hashable, Sendable {
         case .spanOutside: "spanOutside"
         case .slotCovered: "slotCovered"
         case .badSpan: "badSpan"
+        case .badSlider: "badSlider"
         }
     }
 }

@@ -43,6 +43,7 @@ public enum DeviceMessage: WireMessage {
     case clipboardSet(ClipboardSet)
     case storeIcon(StoreIcon)
     case getIcon(GetIcon)
+    case setSlider(SetSlider)
 
     /// The fields of the message.
     public var body: any MessageBody {
@@ -90,6 +91,7 @@ public enum DeviceMessage: WireMessage {
         case .clipboardSet(let m): m
         case .storeIcon(let m): m
         case .getIcon(let m): m
+        case .setSlider(let m): m
         }
     }
 
@@ -138,6 +140,7 @@ public enum DeviceMessage: WireMessage {
         ClipboardSet.type: { .clipboardSet(try ClipboardSet(from: $0)) },
         StoreIcon.type: { .storeIcon(try StoreIcon(from: $0)) },
         GetIcon.type: { .getIcon(try GetIcon(from: $0)) },
+        SetSlider.type: { .setSlider(try SetSlider(from: $0)) },
     ]
 
     /// Whether the host accepts this message before authorization (hello, pairing, auth).

@@ -67,7 +67,7 @@ extension LayoutError: WireReportable {
         case .spanOutside(let index, let slots, let along):
             "a control in slot \(index) spanning \(slots) slots along its \(along) would leave the page"
         case .slotCovered(let index, let owner): "slot \(index) is covered by the control in slot \(owner)"
-        case .badSpan(let why): why
+        case .badSpan(let why), .badSlider(let why): why
         }
     }
 }

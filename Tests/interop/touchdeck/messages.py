@@ -72,6 +72,7 @@ CATALOGUE = {
                    "artist": ("str", False), "album": ("str", False), "art": ("str", False),
                    "position": ("number", False), "length": ("number", False)},
     "setVolume": {"level": ("number", True)},
+    "setSlider": {"page": ("int", True), "index": ("int", True), "path": ("path", False), "value": ("number", True)},
     "toggleMute": {},
     "keypad": {"key": (KEYPAD_KEYS, True)},
     "keypadResult": {"ok": ("bool", True), "reason": ("str", False)},
