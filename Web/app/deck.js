@@ -5,6 +5,7 @@ import { PressLooks } from '../core/press-looks.js';
 import { isKnownKind, keySubtitle, shownLabel } from '../core/key-kinds.js';
 import { mediaLook, NO_PLAYER, nowPlayingLook, readMediaState } from '../core/media-state.js';
 import { drawnCovered, spanOf } from '../core/spans.js';
+import { SliderSender, sliderLabel, sliderValue } from '../core/slider.js';
 import { STANDARD_GRID } from '../core/grids.js';
 import { keyColor, keyIcon, showsLabel } from '../core/looks.js';
 import { pagesAt, pageTurnName, turnPage } from '../core/folders.js';
@@ -29,8 +30,9 @@ const EDGE_TURN_MS = 550;
 export class DeckView {
   constructor(root, dots, {
     onPress, onEdit, onMove = () => {}, onHold = () => {}, onEditing = () => {}, hostProtocol = () => 3,
-    iconFor, imageFor, notify = () => {},
+    iconFor, imageFor, notify = () => {}, onSlide = () => {},
   }) {
+    this.onSlide = onSlide;
     this.root = root;
     this.dots = dots;
     this.onPress = onPress;
@@ -131,6 +133,7 @@ export class DeckView {
     if (live.badge && !badge) face.append(badge = span('live-badge'));
     if (badge && !live.badge) badge.remove();
     else if (badge && badge.textContent !== live.badge) badge.textContent = live.badge;
+    if (button.kind === 'slider') return this.#showSlider(key, live);
     let bar = face.querySelector('.live-value');
     if (live.value != null && !bar) {
       face.append(bar = span('live-value'));
@@ -145,6 +148,71 @@ export class DeckView {
     // The reason is the key's title and, for screen readers, its description.
     if (live.error) key.title = `State command: ${live.error}`; else key.removeAttribute('title');
     key.setAttribute('aria-description', live.error ? `State command failed: ${live.error}` : key._description ?? '');
+  }
+
+  /**
+   * A slider's value (its source's, from its live look) on its track, in place; while a finger drags it, the
+   * finger's value shows instead. Its error (the app plays nothing…) dims it and says why.
+   */
+  #showSlider(key, live) {
+    const value = key._dragging ? key._value : live?.value;
+    const known = value != null && !live?.error;
+    key.style.setProperty('--value', String(known || key._dragging ? value : 0));
+    key.setAttribute('aria-valuenow', String(Math.round((value ?? 0) * 100)));
+    key.querySelector('.slider-value').textContent = known || key._dragging ? `${Math.round(value * 100)}%` : '–';
+    key.classList.toggle('state-failed', Boolean(live?.error));
+    if (live?.error) key.title = live.error; else key.removeAttribute('title');
+  }
+
+  /**
+   * A slider follows the finger from where it lands (the page does not turn under it) and sends its value at most
+   * 20 times a second, the last always; in edit mode a tap opens its editor. Arrow keys move it by 5 %.
+   */
+  #attachSlider(key, button, page, index) {
+    const along = spanOf(button)?.along ?? 'row';
+    const path = this.folderPath;
+    const sender = new SliderSender((value) => this.onSlide(page, index, path, value));
+    const live = () => liveButton(button, this.live.get(this.profile, path, page, index));
+    const moveTo = (value) => {
+      key._value = value;
+      this.#showSlider(key, live());
+      sender.move(value);
+    };
+    const at = (e) => sliderValue(key.querySelector('.slider-track').getBoundingClientRect(), { x: e.clientX, y: e.clientY }, along);
+    key.addEventListener('pointerdown', (e) => {
+      e.stopPropagation();
+      if (this.editing) return;
+      key.setPointerCapture?.(e.pointerId);
+      key._dragging = true;
+      key.classList.add('sliding');
+      moveTo(at(e));
+    });
+    key.addEventListener('pointermove', (e) => { if (key._dragging) moveTo(at(e)); });
+    const end = (e) => {
+      e.stopPropagation();
+      if (!key._dragging) return;
+      key._dragging = false;
+      key.classList.remove('sliding');
+      this.#showSlider(key, live());
+    };
+    key.addEventListener('pointerup', end);
+    key.addEventListener('pointercancel', end);
+    key.addEventListener('lostpointercapture', end);
+    key.addEventListener('click', () => { if (this.editing) this.onEdit(page, index, path); });
+    key.addEventListener('contextmenu', (e) => e.preventDefault());
+    key.addEventListener('keydown', (e) => {
+      const step = { ArrowUp: 0.05, ArrowRight: 0.05, ArrowDown: -0.05, ArrowLeft: -0.05 }[e.key];
+      if (step == null) return;
+      e.preventDefault();
+      const from = key._value ?? live().value ?? 0;
+      moveTo(Math.round(Math.min(1, Math.max(0, from + step)) * 100) / 100);
+    });
+    key.setAttribute('role', 'slider');
+    key.setAttribute('aria-orientation', along === 'row' ? 'horizontal' : 'vertical');
+    key.setAttribute('aria-valuemin', '0');
+    key.setAttribute('aria-valuemax', '100');
+    key.setAttribute('aria-label', button.label || sliderLabel(button));
+    this.#showSlider(key, live());
   }
 
   /** Another deck comes (another profile): the next `show` starts on its first page, no folder open. */
@@ -449,12 +517,14 @@ export class DeckView {
     if (button?.kind === 'nowPlaying') this.#showNowPlaying(key);
     key._look = button ? JSON.stringify([button.label, button.icon ?? null, button.hideLabel ?? null]) : '';
     if (button && this.live.get(this.profile, this.folderPath, page, index)) this.#showLive(key, button, page, index);
-    this.#attachPress(key, button, page, index);
+    if (button?.kind === 'slider') this.#attachSlider(key, button, page, index);
+    else this.#attachPress(key, button, page, index);
     return key;
   }
 
   #faceContent(button) {
     if (button.kind === 'nowPlaying') return nowPlayingFace(button);
+    if (button.kind === 'slider') return sliderFace(button);
     const parts = [span('kind-dot')];
     const icon = keyIcon(button, this.iconFor, this.imageFor);
     if (icon) parts.push(iconElement(icon));
@@ -721,4 +791,13 @@ function nowPlayingFace(button) {
   bar.hidden = true;
   const label = text('span', 'label sr-only', button.label);
   return [span('kind-dot'), art, words, bar, label];
+}
+
+/** A slider's face: its label and value above a track whose fill shows the value (`--value` on the key). */
+function sliderFace(button) {
+  const track = span('slider-track');
+  track.append(span('slider-fill'), span('slider-thumb'));
+  const words = span('slider-words');
+  words.append(text('span', 'label', button.label || sliderLabel(button)), text('span', 'slider-value', '–'));
+  return [span('kind-dot'), words, track];
 }

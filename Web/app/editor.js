@@ -9,10 +9,11 @@ import { CompoundFields } from './compound-fields.js';
 import { lookFields } from './look-fields.js';
 import { folderDepth, MAX_FOLDER_DEPTH, mayAddFolder } from '../core/folders.js';
 import { readStateCommand, stateCommandFields, withStateCommand } from '../core/key-state.js';
+import { SLIDER_BINDINGS } from '../core/slider.js';
 
 const KINDS = [
-  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'multi', 'toggle',
-  'folder', 'page', 'profile',
+  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'slider', 'multi',
+  'toggle', 'folder', 'page', 'profile',
 ];
 
 
@@ -32,6 +33,12 @@ export class EditSheet {
     this.mediaAction = dialog.querySelector('#edit-media-action');
     this.mediaAction.replaceChildren(...Object.entries(MEDIA_ACTIONS).map(([action, name]) => new Option(name, action)));
     this.spanAlong = dialog.querySelector('#edit-span-along');
+    this.slider = {
+      bind: dialog.querySelector('#edit-slider-bind'), app: dialog.querySelector('#edit-slider-app'),
+      command: dialog.querySelector('#edit-slider-command'), span: dialog.querySelector('#edit-slider-span'),
+      along: dialog.querySelector('#edit-slider-along'),
+    };
+    this.slider.bind.replaceChildren(...Object.entries(SLIDER_BINDINGS).map(([bind, name]) => new Option(name, bind)));
     this.appButton = dialog.querySelector('#pick-app');
     this.error = dialog.querySelector('#edit-error');
     this.deleteButton = dialog.querySelector('#edit-delete');
@@ -105,6 +112,11 @@ export class EditSheet {
     this.target.value = button?.target ?? '';
     this.mediaAction.value = isMediaAction(button?.action) ? button.action : 'playPause';
     this.spanAlong.value = button?.along === 'column' ? 'column' : 'row';
+    this.slider.bind.value = Object.hasOwn(SLIDER_BINDINGS, button?.bind) ? button.bind : 'speakers';
+    this.slider.app.value = button?.kind === 'slider' ? button.app ?? '' : '';
+    this.slider.command.value = button?.kind === 'slider' ? button.command ?? '' : '';
+    this.slider.span.value = String([2, 3, 4].includes(button?.span) && button?.kind === 'slider' ? button.span : 2);
+    this.slider.along.value = button?.along === 'column' ? 'column' : 'row';
     this.pageGo.value = ['next', 'previous', 'page'].includes(button?.go) ? button.go : 'next';
     this.pageNumber.value = String(Number.isInteger(button?.page) ? button.page + 1 : 1);
     this.hotkey.fill(button);
@@ -188,6 +200,8 @@ export class EditSheet {
     const kind = this.form.elements.kind.value;
     for (const k of KINDS) this.dialog.querySelector(`.kind-${k}`).hidden = k !== kind;
     this.dialog.querySelector('.page-number').hidden = this.pageGo.value !== 'page';
+    this.dialog.querySelector('.slider-app').hidden = this.slider.bind.value !== 'app';
+    this.dialog.querySelector('.slider-script').hidden = this.slider.bind.value !== 'script';
     if (kind !== 'hotkey') this.hotkey.stop();
     this.#showDefaultLabel();
   }
@@ -216,6 +230,7 @@ export class EditSheet {
     if (kind === 'media') button.action = this.mediaAction.value;
     // A wide control (PROTOCOL §6 "Tiles and sliders"): the host refuses it where its slots are not free.
     if (kind === 'nowPlaying') Object.assign(button, { span: 2 }, this.spanAlong.value === 'column' ? { along: 'column' } : {});
+    if (kind === 'slider') Object.assign(button, this.#sliderFields());
     if (kind === 'multi') Object.assign(button, this.compound.readMulti());
     if (kind === 'toggle') Object.assign(button, this.compound.readToggle());
     // A folder edited keeps its keys; a new one gets its first page from the host.
@@ -224,6 +239,15 @@ export class EditSheet {
     if (kind === 'profile') button.profile = this.profileFields.read();
     Object.assign(button, this.looks.read());
     return withStateCommand(button, this.#stateFields());
+  }
+
+  #sliderFields() {
+    const { bind, app, command, span, along } = this.slider;
+    const fields = { bind: bind.value, span: Number(span.value) };
+    if (along.value === 'column') fields.along = 'column';
+    if (bind.value === 'app') fields.app = app.value.trim();
+    if (bind.value === 'script') fields.command = command.value.trim();
+    return fields;
   }
 
   #stateFields() { return { command: this.stateCommand.value, every: this.stateEvery.value }; }
@@ -237,6 +261,9 @@ export class EditSheet {
     switch (button.kind) {
       case 'app': return button.appId ? '' : 'Choose an app.';
       case 'command': return button.command ? '' : 'Enter a command.';
+      case 'slider':
+        if (button.bind === 'app' && !button.app) return "Enter the app's name.";
+        return button.bind === 'script' && !button.command?.includes('{value}') ? 'The command needs {value} in it.' : '';
       case 'hotkey': return this.hotkey.problem();
       case 'text': return !button.text ? 'Enter the text to type.'
         : characterCount(button.text) > MAX_TEXT ? `A text key types at most ${MAX_TEXT} characters.` : '';

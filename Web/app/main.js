@@ -86,6 +86,7 @@ function start() {
   const editToggle = $('#edit-mode');
   const deck = new DeckView($('#pages'), $('#dots'), {
     onPress: (page, index, path) => client.send({ type: 'press', page, index, ...inFolder(path) }),
+    onSlide: (page, index, path, value) => client.send({ type: 'setSlider', page, index, value, ...inFolder(path) }),
     // A key held while pressed (PROTOCOL §6 "Hold while pressed"): pressDown and pressUp, built in key-hold.js.
     onHold: (message) => client.send(message),
     hostProtocol: () => client.hostProtocol ?? 1,

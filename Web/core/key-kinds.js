@@ -6,11 +6,12 @@ import { chordLabel } from './hotkeys.js';
 import { toggleLabel } from './compound-keys.js';
 import { pageTurnName } from './folders.js';
 import { profileKeyLabel } from './profiles.js';
+import { sliderLabel } from './slider.js';
 
 /** The kinds this client shows and edits; a key of any other kind is pressed but never edited (it would lose fields). */
 export const KNOWN_KINDS = [
-  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'multi', 'toggle',
-  'folder', 'page', 'profile',
+  'app', 'command', 'terminal', 'record', 'hotkey', 'text', 'open', 'media', 'micMute', 'nowPlaying', 'slider', 'multi',
+  'toggle', 'folder', 'page', 'profile',
 ];
 export const isKnownKind = (kind) => KNOWN_KINDS.includes(kind);
 
@@ -76,6 +77,7 @@ export function defaultLabel(button) {
     case 'media': return isMediaAction(button.action) ? MEDIA_ACTIONS[button.action] : '';
     case 'micMute': return 'Mic';
     case 'nowPlaying': return 'Now playing';
+    case 'slider': return sliderLabel(button);
     case 'multi': return Array.isArray(button.steps) ? stepCount(button.steps.length) : '';
     case 'toggle': return 'Toggle';
     case 'page': return pageTurnName(button);
