@@ -10,7 +10,9 @@ struct ProfileCommand: Command {
         "profile [list] [--config-dir D]", "profile switch NAME", "profile export NAME FILE", "profile import FILE",
         "profile delete NAME", "profile rename OLD NEW", "profile apps NAME [add|remove APP...]",
     ]
-    static let summary = "list the profiles (named decks), switch the shared one; export, import, delete or rename one"
+    static let summary =
+        "list the profiles (named decks), switch the shared one; export, import, delete or rename one, or name the apps "
+        + "it is for"
     static let options = [
         ("list", "every profile, the shared current one marked, and the devices that keep one of their own"),
         ("switch NAME", "show NAME on every device that follows the shared profile"),
