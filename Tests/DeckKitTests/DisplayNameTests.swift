@@ -68,3 +68,16 @@ private func same(_ a: String, _ b: String) -> Bool { Array(a.unicodeScalars) ==
     try edit.apply(to: &layout)
     #expect(layout.button(page: 0, index: 0)?.label == "Blog")
 }
+
+/// A stranger's hello may carry a 64 KiB name: only its first `readScalars` scalars are read (issue 27: stripping
+/// all of it held up the actor for 13 ms), which still gives every real name whole.
+@Test func onlyTheStartOfAHugeNameIsRead() {
+    let huge = "\u{202E} Kitchen tablet " + String(repeating: "x", count: 64 * 1024)
+    #expect(DisplayName.clean(huge) == "Kitchen tablet " + String(repeating: "x", count: 49))
+    let emoji = String(repeating: "👩‍👩‍👧‍👦", count: 70)  // 7 scalars each: 64 of them fit in the scalars read
+    #expect(DisplayName.clean(emoji) == String(repeating: "👩‍👩‍👧‍👦", count: 64))
+    let zalgo = "Z" + String(repeating: "\u{301}", count: 32 * 1024) + "ed"
+    #expect(DisplayName.clean(zalgo) == "Z" + String(repeating: "\u{301}", count: DisplayName.readScalars - 1))
+    let lateName = String(repeating: " ", count: DisplayName.readScalars) + "iPad"
+    #expect(DisplayName.clean(lateName) == "", "a name after the scalars read is not read")
+}
