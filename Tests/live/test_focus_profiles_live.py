@@ -66,6 +66,15 @@ def test_a_following_device_shows_the_profile_of_the_focused_window_and_the_shar
         wm.set_class(late, "focuseditor", "FocusEditor")
         assert (await tablet.recv_type("layout"))["profile"] == "Editing"
 
+        # The focused window closes and the window manager gives the focus to the editor: the host follows the
+        # editor's class from then on (its class changed twice, each change seen), whatever the closed one left.
+        wm.destroy(late)
+        wm.activate(editor)
+        wm.set_class(editor, "xterm", "XTerm")
+        assert (await tablet.recv_type("layout"))["profile"] == "Default"
+        wm.set_class(editor, "focuseditor", "FocusEditor")
+        assert (await tablet.recv_type("layout"))["profile"] == "Editing"
+
         wm.activate(None)
         assert (await tablet.recv_type("layout"))["profile"] == "Default"
         for client in (tablet, phone):

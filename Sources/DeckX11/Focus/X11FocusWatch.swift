@@ -127,10 +127,13 @@ private final class FocusConnection: XDisplayUser {
         guard !isBroken else { return [] }
         let active = activeClient()
         if active != watched {
-            XErrorTrap.clear(display)
+            // A window gone meanwhile is a BadWindow noted by the trap, not a crash. The one left (often closed, which
+            // is why the focus moved) is let go first, so its error does not count against the new one.
             if watched != 0 { XSelectInput(display, watched, NoEventMask) }
+            XSync(display, 0)
+            XErrorTrap.clear(display)
             if active != 0 { XSelectInput(display, active, PropertyChangeMask) }
-            XSync(display, 0)  // a window gone meanwhile is a BadWindow noted by the trap, not a crash
+            XSync(display, 0)
             watched = XErrorTrap.last(display) == 0 ? active : 0
         }
         guard watched != 0 else { return [] }
