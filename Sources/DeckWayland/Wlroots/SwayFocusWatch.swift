@@ -20,8 +20,9 @@ extension FocusWatch {
 /// closes leaves no app until the next focus. Ending the stream shuts the socket down, which ends the read.
 enum SwayFocusWatch {
     static let noSway =
-        "no sway IPC socket ($SWAYSOCK): on this Wayland desktop the host is told no focused app (wlroots' "
-        + "foreign-toplevel protocol is not spoken yet)"
+        "this Wayland desktop tells no app which window has the focus (KDE's KWin only to a script loaded into it; "
+        + "the host follows sway through its IPC socket, found by $SWAYSOCK, and does not speak wlroots' "
+        + "foreign-toplevel protocol yet)"
     private static let subscribe: UInt32 = 2
     private static let getTree: UInt32 = 4
     private static let windowEvent: UInt32 = 0x8000_0003
