@@ -261,6 +261,11 @@ def is_button(value):
         return True
     if value.get("kind") == "nowPlaying":  # a tile over 2 slots (PROTOCOL §6 "Tiles and sliders")
         return value.get("span", 2) == 2 and value.get("along", "row") in ("row", "column")
+    if value.get("kind") == "slider":  # 2 to 4 slots bound to a level (PROTOCOL §6 "Tiles and sliders")
+        bound = {"speakers": True, "microphone": True, "app": isinstance(value.get("app"), str),
+                 "script": isinstance(value.get("command"), str) and "{value}" in value.get("command", "")}
+        return (value.get("span", 2) in (2, 3, 4) and value.get("along", "row") in ("row", "column")
+                and bound.get(value.get("bind"), False))
     if value.get("kind") == "page":
         return value.get("go") in ("next", "previous") or (value.get("go") == "page" and type(value.get("page")) is int)
     needed = BUTTON_KINDS.get(value.get("kind"))
