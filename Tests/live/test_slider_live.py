@@ -1,7 +1,8 @@
 """Sliders on the real daemon (issue 23, PROTOCOL §6 "Tiles and sliders"), under scripts/with-desktop's PulseAudio: a
 slider bound to one app's sink input (matched by application.name; a `pacat` playing silence) moves that stream's
 volume (pactl shows it), an outside `pactl set-sink-input-volume` reaches the device as the slider's value, the slider
-says the app plays nothing once it quits and finds it again when it starts anew. A script slider runs its command
+says the app plays nothing once it quits and finds it again when it starts anew. A microphone slider sets the default source's volume and follows `pactl
+set-source-volume`. A script slider runs its command
 with {value} 0…100, the last value always. A slider of 5 slots, one over a key and an unknown binding are refused
 with the reason while the host keeps serving."""
 
@@ -156,3 +157,35 @@ def test_bad_sliders_are_refused_with_the_reason(tmp_path):
     assert answers[3] == "a script slider's command holds {value} (0…100) and is at most 4096 bytes"
     assert answers[4] == "slot 1 is covered by the control in slot 0"
     assert answers[5] == "no slider at page 0 slot 1"
+
+
+def source_volume():
+    """The default source's volume 0…1 (front-left or mono)."""
+    default = pactl("get-default-source").strip()
+    source = next(s for s in json.loads(pactl("-f", "json", "list", "sources")) if s["name"] == default)
+    return next(iter(source["volume"].values()))["value"] / 65536
+
+
+def test_a_microphone_slider_sets_and_follows_the_default_source(tmp_path):
+    pactl("set-source-volume", "@DEFAULT_SOURCE@", "100%")
+    host = Daemon(home=tmp_path / "home").start()
+    try:
+        async def scenario():
+            client, _, _ = await paired_device(host, "Deck", protocol=3)
+            mic = {"label": "Mic", "kind": "slider", "bind": "microphone", "span": 2}
+            await client.send({"type": "setButton", "page": 0, "index": 0, "button": mic})
+            first = await until(client, slider_value(1.0))
+            await client.send({"type": "setSlider", "page": 0, "index": 0, "value": 0.4})
+            moved = eventually(lambda: abs(source_volume() - 0.4) < 0.01)
+            pactl("set-source-volume", "@DEFAULT_SOURCE@", "70%")
+            outside = await until(client, slider_value(0.7))
+            await client.close()
+            return first, moved, outside
+
+        first, moved, outside = run(scenario())
+    finally:
+        host.stop()
+        pactl("set-source-volume", "@DEFAULT_SOURCE@", "100%")
+    assert first["look"] == {"value": 1.0}
+    assert moved, f"pactl shows {source_volume()}"
+    assert outside["look"] == {"value": 0.7}
