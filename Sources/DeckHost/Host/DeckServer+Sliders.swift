@@ -33,6 +33,8 @@ extension DeckServer {
         for (spot, shown) in keyStates.shown where Self.isOwnSlider(shown.button) && wanted[spot] == nil {
             forgetShown(spot)
         }
+        // A script slider deleted or no longer shown forgets its last value (shown again from 0 when it comes back).
+        keyStates.sliderValues = keyStates.sliderValues.filter { wanted[$0.key] != nil }
         for (spot, button) in wanted {
             guard case .slider(let binding) = button.kind else { continue }
             let (look, error) = sliderLook(binding, spot: spot)
