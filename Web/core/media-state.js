@@ -53,13 +53,14 @@ const STATUS_WORDS = { playing: 'Playing', paused: 'Paused', stopped: 'Stopped',
 /**
  * What a media key looks like in `state`: `look` ('playing', 'paused', 'stopped' or 'idle' when there is no
  * player), the `mark` on its face ('play', 'pause', 'next', 'previous', 'stop'; '' for an action this client does not
- * know), and a `caption` ("Playing · vlc", "No player"). Every media key is idle
- * without a player; only a play/pause key's mark follows the status.
+ * know), and a `caption` ("Playing · vlc", "Paused · Track One" when the host names the track, "No player"). Every
+ * media key is idle without a player; only a play/pause key's mark follows the status.
  */
 export function mediaLook(button, state = NO_PLAYER) {
-  const { status, player } = readMediaState(state);
+  const { status, player, title } = readMediaState(state);
   const look = status === 'none' ? 'idle' : status;
   const mark = button?.action === 'playPause' ? (status === 'playing' ? 'pause' : 'play') : (MARKS[button?.action] ?? '');
-  const caption = status === 'none' || !player ? STATUS_WORDS[status] : `${STATUS_WORDS[status]} · ${player}`;
+  const what = title ?? player;
+  const caption = status === 'none' || !what ? STATUS_WORDS[status] : `${STATUS_WORDS[status]} · ${what}`;
   return { look, mark, caption };
 }
