@@ -119,13 +119,14 @@ def test_a_script_slider_runs_its_command_with_the_value_the_last_one_always(tmp
             return shown
 
         shown = run(scenario())
-        ran = eventually(lambda: values.exists() and values.read_text().split()[-1:] == ["30"])
+        # Each value's command is started detached, so two may append out of order: the last value ran at all.
+        ran = eventually(lambda: values.exists() and "30" in values.read_text().split())
     finally:
         host.stop()
     assert shown["look"] == {"value": 0.3}
     assert ran, values.read_text() if values.exists() else "the command never ran"
     seen = [int(v) for v in values.read_text().split()]
-    assert seen == sorted(seen) and len(seen) == len(set(seen)), f"values run in order, each once: {seen}"
+    assert len(seen) == len(set(seen)) and set(seen) <= set(range(1, 31)), f"values sent, each run once: {seen}"
 
 
 def test_bad_sliders_are_refused_with_the_reason(tmp_path):
