@@ -104,3 +104,25 @@ def test_dragging_the_slider_moves_the_app_and_pactl_moves_the_slider(host, brow
     (index,) = app_streams()
     pactl("set-sink-input-volume", str(index), "30%")
     wait(driver, lambda d: shown(d)[0] == 30 and shown(d)[2] == "30%", what="pactl's 30 % on the slider")
+
+
+@SIZES
+def test_a_four_slot_slider_fits_the_grid_in_both_orientations(host, browsers, output, size):
+    browser = sized(browsers, size)
+    driver = browser.driver
+    pair(browser, host)
+    clear_deck(driver)
+    wide = {"label": "Volume", "kind": "slider", "bind": "speakers", "span": 4}
+    driver.execute_script("window.touchdeck.send({type: 'setButton', page: 0, index: 4, button: arguments[0]})", wide)
+    wait(driver, lambda d: key(d, 0, 4).get_attribute("aria-label") == "Volume", what="the slider")
+    fits = driver.execute_script("""
+        const page = {left: 0, right: document.documentElement.clientWidth};
+        const keys = [...document.querySelectorAll('.page:first-child .key')].map((k) => k.getBoundingClientRect());
+        const slider = document.querySelector('.key[data-page="0"][data-index="4"]').getBoundingClientRect();
+        const single = document.querySelector('.key[data-page="0"][data-index="0"]').getBoundingClientRect();
+        return {inside: keys.every((k) => k.left >= page.left - 1 && k.right <= page.right + 1),
+                drawn: keys.length, across: Math.round(slider.width / single.width)};""")
+    driver.save_screenshot(str(output / f"slider-four-{size[0]}x{size[1]}.png"))
+    assert fits["inside"], fits
+    assert fits["drawn"] == 9, "twelve slots, three covered"
+    assert fits["across"] >= (4 if size[0] > size[1] else 3), fits
