@@ -60,7 +60,8 @@ private final class ViewerEncode {
     #expect((100...165).contains(frames.count), "\(frames.count) frames in 5.5 s")
     let keys = try Probe.keyframeTimes(summary.url)
     let gaps = zip(keys, keys.dropFirst() + [frames.last ?? 0]).map { $1 - $0 }
-    #expect((gaps.max() ?? 9) <= 1.05, "keyframes at \(keys)")
+    // A keyframe lost at a switch would leave 2 s; a frame or two the pool dropped under load only delays one.
+    #expect((gaps.max() ?? 9) <= 1.2, "keyframes at \(keys)")
     let duration = try #require(try Probe.read(summary.url).duration)
     #expect(abs(duration - 5.5) < 0.3, "ffprobe says \(duration) s")
 }

@@ -580,9 +580,10 @@ def test_a_recording_takes_the_viewers_frames_and_its_own_when_the_viewer_leaves
         times = [t for t, _ in frames]
         keys = [t for t, key in frames if key]
         assert keys[0] == times[0], "the file starts with a keyframe"
-        # Every second of the file has a keyframe, across both switches (the keep-alive adds half a frame slot).
+        # Every second of the file has a keyframe, across both switches: a keyframe lost at a switch would leave
+        # 2 s or more; the slack is for a capture thread a loaded machine holds up for a few frames.
         gaps = [b - a for a, b in zip(keys, keys[1:] + [times[-1]])]
-        assert max(gaps) <= 1.1, gaps
+        assert max(gaps) <= 1.5, gaps
         assert times[-1] - times[0] >= 8, times[-1]
         decoded = 0
         with av.open(str(path)) as container:
