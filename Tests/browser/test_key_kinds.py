@@ -240,7 +240,7 @@ def test_a_kind_this_app_does_not_know_is_pressed_but_not_edited(host, browsers,
     # A later host's kind, as a layout would bring it: the host itself knows slot 7 as the command above.
     driver.execute_script("""
         const pages = [Array(12).fill(null), Array(12).fill(null)];
-        pages[0][7] = {label: 'Lights', kind: 'slider', target: 'volume'};
+        pages[0][7] = {label: 'Lights', kind: 'dial', target: 'volume'};
         window.touchdeck.dispatchEvent(new CustomEvent('layout', {detail: {pages}}));""")
     wait(driver, lambda d: "kind-unknown" in key(d, 0, 7).get_attribute("class"), what="the plain key")
     assert key(driver, 0, 7).text == "Lights"
