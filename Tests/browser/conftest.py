@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from chromium import Browser  # noqa: E402
+from chromium import ChromiumPool  # noqa: E402
 from daemon import Daemon, ROOT  # noqa: E402
 
 OUTPUT = ROOT / "test-output" / "browser"
@@ -44,13 +44,22 @@ def host():
     daemon.stop()
 
 
+@pytest.fixture(scope="session")
+def chromium_pool():
+    """Chromium processes the tests' browsers share (chromium.ChromiumPool): each browser is a fresh browser context
+    in one of them, as a fresh profile was, without starting Chromium for every test."""
+    pool = ChromiumPool()
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def browsers():
-    """Makes browsers; at the end checks that none logged a console error."""
+def browsers(chromium_pool):
+    """Makes browsers (each its own profile: its own device); at the end checks that none logged a console error."""
     made = []
 
-    def make(**kw):
-        browser = Browser(**kw)
+    def make(width=1194, height=834):
+        browser = chromium_pool.browser(width, height)
         made.append(browser)
         return browser
 
