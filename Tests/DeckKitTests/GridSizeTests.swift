@@ -76,3 +76,14 @@ func resizeCase(_ row: ResizeCase) throws {
 @Test func anUnknownGridIsNotAMessage() {
     #expect(throws: (any Error).self) { try DeviceMessage.decode(Data(#"{"type":"setGrid","grid":"9x9"}"#.utf8)) }
 }
+
+@Test func aFolderKeyKeepsItsStateCommandThroughTheRulesAndAResize() throws {
+    let state = StateSource(command: "folder-state", every: 5)
+    let inner = [Button?](repeating: nil, count: GridSize.fourByThree.slots)
+    let folder = Button(label: "Tools", kind: .folder(pages: [inner]), stateCommand: state)
+    var layout = try DeckLayout(
+        pages: [[folder] + [Button?](repeating: nil, count: GridSize.fourByThree.slots - 1)], grid: .fourByThree)
+    #expect(layout.pages[0][0]?.stateCommand == state, "the page rule keeps what the folder key carries")
+    try layout.resize(to: .fiveByThree)
+    #expect(layout.pages[0][0]?.stateCommand == state, "a resize keeps what the folder key carries")
+}

@@ -120,6 +120,8 @@ extension DeckLayout {
     static func normalized(_ button: Button, slots: Int) -> Button {
         guard case .folder(let pages) = button.kind else { return button }
         let inner = normalize(pages.map { $0.map { $0.map { normalized($0, slots: slots) } } }, slots: slots)
-        return Button(label: button.label, kind: .folder(pages: inner), look: button.look)
+        var folder = button  // everything else the key carries (state command, span) stays
+        folder.kind = .folder(pages: inner)
+        return folder
     }
 }

@@ -63,6 +63,8 @@ public enum GridSize: String, Codable, CaseIterable, Hashable, Sendable {
 
     private func resizeFolder(_ button: Button, to size: GridSize) -> Button {
         guard case .folder(let pages) = button.kind else { return button }
-        return Button(label: button.label, kind: .folder(pages: resize(pages, to: size)), look: button.look)
+        var folder = button  // everything else the key carries (state command, span) stays
+        folder.kind = .folder(pages: resize(pages, to: size))
+        return folder
     }
 }
