@@ -35,19 +35,24 @@ public struct VirtualMonitors: Sendable {
     public var cleanUp: @Sendable () -> String?
     /// The monitors this host made that exist now (for `touchdeck status`).
     public var existing: @Sendable () -> [String]
+    /// The names of monitors made and parked (not removable here): left out of `displays`, nobody is meant to view
+    /// them. Quick: reads the record.
+    public var parked: @Sendable () -> Set<String>
 
     public init(
         unavailable: @escaping @Sendable () -> String?,
         create: @escaping @Sendable (ExtendRequest) throws -> VirtualMonitor,
         remove: @escaping @Sendable (Monitor) -> String?,
         cleanUp: @escaping @Sendable () -> String? = { nil },
-        existing: @escaping @Sendable () -> [String] = { [] }
+        existing: @escaping @Sendable () -> [String] = { [] },
+        parked: @escaping @Sendable () -> Set<String> = { [] }
     ) {
         self.unavailable = unavailable
         self.create = create
         self.remove = remove
         self.cleanUp = cleanUp
         self.existing = existing
+        self.parked = parked
     }
 
     /// A desktop that cannot add a monitor, and why.

@@ -120,6 +120,7 @@ public struct HostDesktop: Sendable {
         desktop.focus = chosen.focus
         desktop.starterApps = { StarterApps.find(environment: environment) }
         desktop.virtualMonitors = chosen.virtualMonitors
+        desktop.screen = desktop.screen.hiding(chosen.virtualMonitors.parked)
         // A host that was killed may have left a monitor it made for Extend: taken away before anyone views.
         if let note = chosen.virtualMonitors.cleanUp() { log?.notice(note) }
         return desktop

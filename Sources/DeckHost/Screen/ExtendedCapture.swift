@@ -57,4 +57,15 @@ extension ScreenSource {
         }
         return source
     }
+
+    /// The source without the monitors `parked` names (made for Extend where the desktop could not remove them).
+    func hiding(_ parked: @escaping @Sendable () -> Set<String>) -> ScreenSource {
+        var source = self
+        let monitors = self.monitors
+        source.monitors = {
+            let hidden = parked()
+            return try await monitors().filter { !hidden.contains($0.name) }
+        }
+        return source
+    }
 }

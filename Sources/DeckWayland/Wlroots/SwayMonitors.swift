@@ -28,6 +28,10 @@ struct SwayMonitors: Sendable {
             existing: {
                 let shown = Set(record.load().shown)
                 return (ipc.outputs() ?? []).filter { $0.active && shown.contains($0.name) }.map(\.name)
+            },
+            parked: {
+                let record = record.load()
+                return Set(record.made).subtracting(record.shown)
             })
     }
 
@@ -102,6 +106,8 @@ struct SwayMonitors: Sendable {
             for workspace in ipc.workspaces(on: output.name) {
                 _ = ipc.run("workspace \"\(workspace)\"; move workspace to output \(home.name)")
             }
+            // The focus leaves the parked output whatever was focused before (new windows open where it is).
+            _ = ipc.run("focus output \(home.name)")
             if let focused { _ = ipc.run("workspace \"\(focused)\"") }
         }
         let far = (others.map { $0.rect.x + $0.rect.width }.max() ?? 0) + 100_000
