@@ -8,8 +8,8 @@ import Synchronization
 /// default source's volume, followed through the server's change events on a context and loop of its own, so the
 /// gauge's `PulseVolume` is left as it is. Reconnects every 2 s while the server is gone.
 ///
-/// `@unchecked Sendable`: `context`, `inputs`, `source` and `pending` are touched only on the mainloop's thread (in
-/// callbacks) or with its lock held; `published` is a `Mutex` read from any thread.
+/// `@unchecked Sendable`: `context`, `inputs`, `source`, `pending`, `retryScheduled` and `attempts` are touched
+/// only on the mainloop's thread (in callbacks) or with its lock held; `published` is a `Mutex` read from any thread.
 final class PulseLevels: @unchecked Sendable {
     struct Stream: Equatable {
         var app: String
@@ -33,12 +33,21 @@ final class PulseLevels: @unchecked Sendable {
     private var state = Published()
     private let published = Mutex(Published())
     private var pending: [PulseLevelsCompletion] = []
+    private var retryScheduled = false
+    /// How many connections were started (for the reconnect test).
+    private var attempts = 0
+    private let server: String?
     private let onChange: @Sendable () -> Void
 
-    init(onChange: @escaping @Sendable () -> Void) {
+    /// `server`: a libpulse server string; nil, the default one.
+    init(server: String? = nil, onChange: @escaping @Sendable () -> Void) {
+        self.server = server
         self.onChange = onChange
         loop.locked { connect() }
     }
+
+    /// How many connections were started so far.
+    var connectionAttempts: Int { loop.locked { attempts } }
 
     deinit { loop.end(context: context) }
 
@@ -119,11 +128,12 @@ final class PulseLevels: @unchecked Sendable {
     private func connect() {
         guard let context = pa_context_new(loop.api, "TouchDeck sliders") else { return retryLater() }
         self.context = context
+        attempts += 1
         // Unretained: the loop's end (in deinit) leaves no callback into self.
         let me = Unmanaged.passUnretained(self).toOpaque()
         pa_context_set_state_callback(context, pulseLevelsState, me)
         pa_context_set_subscribe_callback(context, pulseLevelsEvent, me)
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 { lost() }
+        if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 { lost() }
     }
 
     func contextStateChanged() {
@@ -160,10 +170,18 @@ final class PulseLevels: @unchecked Sendable {
         retryLater()
     }
 
+    /// At most one reconnect waits at a time: a failed `pa_context_connect` both calls the state callback (FAILED)
+    /// and returns an error, and each used to start a chain of its own, so with the server gone the chains
+    /// doubled every 2 s until the host spent whole cores on them.
     private func retryLater() {
+        guard !retryScheduled else { return }
+        retryScheduled = true
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [weak self] in
             guard let self else { return }
-            self.loop.locked { if self.context == nil { self.connect() } }
+            self.loop.locked {
+                self.retryScheduled = false
+                if self.context == nil { self.connect() }
+            }
         }
     }
 
