@@ -122,7 +122,11 @@ def test_a_host_with_no_display_answers_no_permission(tmp_path):
             await client.close()
             return answer
 
-        assert run(scenario()) == {"type": "displays", "status": "noPermission", "displays": []}
+        answer = run(scenario())
+        # Extend is not offered either, and the answer says why.
+        extend = answer.pop("extend")
+        assert extend["offered"] is False and extend["reason"]
+        assert answer == {"type": "displays", "status": "noPermission", "displays": []}
     finally:
         host.stop()
 
