@@ -224,6 +224,8 @@ def test_recording_starts_and_stops_from_the_tray_with_its_icon(desk):
     tray.click("Stop recording", menu)
     eventually(lambda: tray.ask("icon")["icon"] == "touchdeck-symbolic", "the icon back", timeout=30)
     assert "Start recording" in [entry["label"] for entry in tray.menu()]
+    # The icon turns back at the stop; the file closes after it, off the host's actor ("recording saved").
+    eventually(lambda: "recording saved" in host.log(), "the file closed", timeout=30)
     [recording] = folder.glob("*.mp4")
     probe = subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(recording)],
                            capture_output=True, text=True, timeout=30)
