@@ -17,7 +17,8 @@ enum SwayFocus {
     }
 
     private static func ask(environment: [String: String]) -> [String] {
-        guard let path = socketPath(environment: environment), let reply = request(getTree, at: path),
+        guard let path = socketPath(environment: environment),
+            let reply = SwayIPC(path: path).exchange(getTree, Data(), seconds: 1),
             let tree = try? JSONSerialization.jsonObject(with: reply) as? [String: Any]
         else { return [] }
         return focused(in: tree)
@@ -55,49 +56,5 @@ enum SwayFocus {
             }
         }
         return []
-    }
-
-    /// One request on a new connection, and its reply's payload.
-    private static func request(_ type: UInt32, at path: String) -> Data? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var limit = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
-        var message = Data("i3-ipc".utf8)
-        withUnsafeBytes(of: UInt32(0)) { message.append(contentsOf: $0) }
-        withUnsafeBytes(of: type) { message.append(contentsOf: $0) }
-        guard message.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == message.count,
-            let header = receive(fd, count: 14), header.prefix(6) == Data("i3-ipc".utf8)
-        else { return nil }
-        let length = header.subdata(in: 6..<10).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        guard length <= 64 << 20 else { return nil }
-        return receive(fd, count: Int(length))
-    }
-
-    private static func receive(_ fd: Int32, count: Int) -> Data? {
-        var data = Data(count: count)
-        var at = 0
-        while at < count {
-            let read = data.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + at, count - at, 0) }
-            guard read > 0 else { return nil }
-            at += read
-        }
-        return data
     }
 }

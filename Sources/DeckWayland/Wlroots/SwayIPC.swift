@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// Requests with a payload over sway's IPC socket (the i3 IPC protocol: "i3-ipc", a 32-bit length and type in the
-/// host's byte order, then JSON), one connection per request, two seconds at most. Blocking: callers run it on a
-/// queue of their own. (`SwayFocus` asks `get_tree` the same way, without a payload.)
+/// host's byte order, then JSON), one connection per request, two seconds at most unless asked for less. Blocking:
+/// callers run it on a queue of their own. (`SwayFocus` asks `get_tree` through it with one second.)
 struct SwayIPC: Sendable {
     static let runCommand: UInt32 = 0
     static let getWorkspaces: UInt32 = 1
@@ -43,11 +43,12 @@ struct SwayIPC: Sendable {
         return list.filter { $0["output"] as? String == name }.compactMap { $0["name"] as? String }
     }
 
-    private func exchange(_ type: UInt32, _ payload: Data) -> Data? {
+    /// One request on a new connection and its reply's payload; nil when sway did not answer within `seconds`.
+    func exchange(_ type: UInt32, _ payload: Data, seconds: Int = 2) -> Data? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var limit = timeval(tv_sec: 2, tv_usec: 0)
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_un()
