@@ -4,7 +4,8 @@ import { describeError } from '../core/errors.js';
 const quote = (name) => (/^[\w.-]+$/.test(name) ? name : `"${name.replace(/(["\\$`])/g, '\\$1')}"`);
 
 /** {title, body, command?} for a denial or a stop, by the host's reason. */
-export function explain(reason, { deviceName = 'this device', viewer = null, error = null, asked = null } = {}) {
+export function explain(reason, { deviceName = 'this device', viewer = null, error = null, asked = null,
+  detail = null } = {}) {
   switch (reason) {
     case 'failed':
       return { title: error?.request === 'listDisplays' ? 'The computer could not list its monitors'
@@ -34,6 +35,8 @@ export function explain(reason, { deviceName = 'this device', viewer = null, err
       return { title: `${viewer || 'Another device'} is viewing the screen`,
         body: 'One device views at a time. Close the view there, or end it on the computer with:',
         command: 'touchdeck disconnect-viewer' };
+    case 'cannotExtend':
+      return { title: 'The computer could not add a monitor', body: detail || 'Choose one of its monitors instead.' };
     case 'replaced':
       return { title: 'Viewing moved to another window', body: 'This device opened the screen somewhere else.' };
     case 'error':

@@ -7,6 +7,8 @@ import { canDecodeVideo, VideoPipe } from './video-pipe.js';
 import { listenForInput } from './screen-input.js';
 import { ASKING, explain, WAITING } from './screen-text.js';
 import { Toolbar } from './toolbar.js';
+import { ExtendFollower, extendRequest, PlacementMemory, sameMonitor } from '../core/extend.js';
+import { extendCard } from './extend-card.js';
 
 const FPS_KEY = 'touchdeck.screenFps';
 // Remembered on this device across reloads (issue 19): the monitor viewed last and whether sound was on.
@@ -43,8 +45,15 @@ export class ScreenView {
     this.resetInput = listenForInput(this.stage, { run: (actions) => actions.forEach((a) => this.#act(a)),
       viewState: () => ({ zoom: this.zoom, covered: this.covered }) });
     this.#buildToolbar(fps);
+    this.placements = new PlacementMemory(storage);
+    // Extending: the monitor follows the device as it turns (ExtendFollower: once the resizes have settled).
+    this.follower = new ExtendFollower({ measure: () => this.#extendRequest(this.core.session.extend?.placement),
+      ask: (extend) => this.core.event('choose', { extend }) });
     document.addEventListener('visibilitychange', () => this.core.event(document.hidden ? 'hide' : 'show'));
-    addEventListener('resize', () => this.#applyView());
+    addEventListener('resize', () => {
+      this.#applyView();
+      this.follower.resized();
+    });
   }
 
   /** The tab was selected (true) or left (false). Selecting it again while closed opens it again. */
@@ -122,7 +131,10 @@ export class ScreenView {
     this.handle.setAttribute('aria-label', 'Leave full screen');
     this.handle.hidden = true;
     this.handle.addEventListener('click', () => this.#setFullScreen(false));
-    this.root.append(this.picker, this.notice, this.stage, this.bar, this.handle);
+    // Never seen: the area the stage fills in full screen (the viewport less the safe areas), which Extend's
+    // monitor matches whether or not the toolbar shows now (PROTOCOL "Extend", the web client).
+    this.fullArea = el('div', 'screen-full-area');
+    this.root.append(this.picker, this.notice, this.stage, this.bar, this.handle, this.fullArea);
   }
 
   #buildToolbar(fps) {
@@ -153,17 +165,48 @@ export class ScreenView {
     this.onClose();
   }
 
+  /** Resolves once the browser's own full screen, where asked for, has been entered or refused. */
   #setFullScreen(on) {
     const app = this.root.closest('.app') ?? document.body;
-    if (app.classList.contains('fullscreen') === on) return;
+    if (app.classList.contains('fullscreen') === on) return Promise.resolve();
     app.classList.toggle('fullscreen', on);
     this.handle.hidden = !on;
     // The browser's own full screen where it has one for pages (not iPhone Safari); the mode works without.
+    let entered = Promise.resolve();
     if (on && document.fullscreenEnabled && !document.fullscreenElement) {
-      document.documentElement.requestFullscreen?.().catch(() => {});
+      entered = document.documentElement.requestFullscreen?.().catch(() => {}) ?? entered;
     }
     if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
     this.#applyView();
+    return entered;
+  }
+
+  /**
+   * Extend chosen in the picker: full screen first (inside the tap, where the browser allows its own), then the
+   * monitor of the area the picture fills, so the stream is drawn 1:1.
+   */
+  async #extend(placement) {
+    this.placements.set(placement);
+    await this.#setFullScreen(true);
+    if (this.core.state !== 'choosing') return;
+    const extend = this.#extendRequest(placement);
+    this.follower.asked(extend);
+    this.core.event('choose', { extend });
+  }
+
+  #extendRequest(placement) {
+    const { width, height } = this.fullArea.getBoundingClientRect();
+    return extendRequest({ width, height }, devicePixelRatio || 1, placement);
+  }
+
+  /** The follower asks only while this view extends, and knows each answer. */
+  #followExtend(state) {
+    const extend = this.core.session.extend;
+    if (!extend || !['viewing', 'starting', 'approval'].includes(state)) return this.follower.stop();
+    if (state !== 'viewing') return undefined;
+    // Back from hidden or offline, the follower had stopped: the monitor asked for is the session's.
+    if (!sameMonitor(this.follower.current, extend)) this.follower.asked(extend);
+    return this.follower.answered();
   }
 
   #updateTools() {
@@ -195,13 +238,16 @@ export class ScreenView {
     this.stage.hidden = !['viewing', 'starting'].includes(state);
     this.notice.hidden = true;
     if (state === 'choosing') this.#fillPicker(session.displays);
-    if (state === 'viewing' && session.displayId !== null) this.storage.setItem(DISPLAY_KEY, String(session.displayId));
+    const viewed = state === 'viewing' && session.displayId !== null && !session.extend;
+    if (viewed) this.storage.setItem(DISPLAY_KEY, String(session.displayId));
     if (state === 'viewing' && session.started) {
       this.video = { width: session.started.width, height: session.started.height };
-      const display = session.displays.find((d) => d.id === session.displayId);
+      // A monitor made for this device is streamed at its own size; it is in no list.
+      const display = session.extend ? null : session.displays.find((d) => d.id === session.displayId);
       this.monitor = display ? { width: display.width, height: display.height } : this.video;
       this.#applyView();
     }
+    this.#followExtend(state);
     const viewOnly = state === 'viewing' ? session.started?.viewOnly : undefined;
     this.viewOnly.hidden = !viewOnly;
     this.viewOnly.textContent = viewOnly ? `View only: ${viewOnly}` : '';
@@ -209,12 +255,14 @@ export class ScreenView {
     if (state === 'asking') this.#message(ASKING, false, state);
     if (['denied', 'stopped', 'cannotDecode', 'failed'].includes(state)) {
       const reason = state === 'cannotDecode' ? 'cannotDecode' : session.reason;
-      const details = { deviceName: this.client.name, viewer: session.viewer, error: session.error, asked: session.asked };
+      const details = { deviceName: this.client.name, viewer: session.viewer, error: session.error, asked: session.asked,
+        detail: session.detail };
       this.#message(explain(reason, details), false, state);
     }
     // Closed while the tab still shows (e.g. the app could not switch tabs): never a blank tab.
     if (state === 'off' && this.visible) this.#message({ title: 'The view is closed' }, false, state);
-    if (!['viewing', 'starting'].includes(state)) this.#setFullScreen(false);
+    // Extend enters full screen in the picker's tap, before the host answers (maybe after an approval).
+    if (!['viewing', 'starting', 'approval'].includes(state)) this.#setFullScreen(false);
     if (state === 'off' || state === 'hidden') this.#setView(1, { width: 0, height: 0 });
     this.#updateTools();
   }
@@ -256,6 +304,11 @@ export class ScreenView {
       card.setAttribute('aria-label', `${display.name}, ${display.width} by ${display.height}`);
       card.addEventListener('click', () => this.core.event('choose', { displayId: display.id }));
       this.picker.append(card);
+    }
+    const offer = this.core.session.extendOffer;
+    if (offer) {
+      this.picker.append(extendCard(offer, { placement: this.placements.get(),
+        onPlacement: (side) => this.placements.set(side), onChoose: (side) => this.#extend(side) }));
     }
   }
 

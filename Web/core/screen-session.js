@@ -8,6 +8,8 @@
 // user of a device that may not view asks the computer's user: startScreen{ask:true}; screenPending{asking} keeps
 // the tab in `asking` until screenPermission or screenDenied answers),
 // hide/show (page visibility), offline/online (the connection), cannotDecode (the decoder gave up).
+// Extend: `choose` with `{extend}` (startScreen.extend: a monitor made for this device) instead of a displayId;
+// choosing again while viewing asks for a new size (the host makes the monitor again and answers screenStarted).
 
 /** state → event → next state. Anything not listed is ignored. */
 export const SCREEN_TRANSITIONS = {
@@ -57,7 +59,12 @@ export class ScreenSession {
     // Opening the tab picks the monitor itself (the only one, or the one viewed last); "Monitors" never does.
     this.autoChoose = false;
     this.displays = [];
+    // displays.extend: whether the host offers Extend ({offered, reason}), null from a host before it.
+    this.extendOffer = null;
+    // The monitor asked for while extending (startScreen.extend), else null.
+    this.extend = null;
     this.reason = null;
+    this.detail = null;
     this.viewer = null;
     this.started = null;
     // What became of the last question (screenDenied.asked), and whether the computer can ask at all.
@@ -115,11 +122,15 @@ export class ScreenSession {
   }
 
   #remember(event, d) {
-    if (event === 'displays') this.displays = d.displays ?? [];
+    if (event === 'displays') {
+      this.displays = d.displays ?? [];
+      this.extendOffer = d.extend ?? null;
+    }
     if (event === 'denied') {
       // screenPermission{allowed:false} says no reason: it is notAllowed.
       this.reason = d.status && d.status !== 'ok' ? d.status : d.reason ?? 'notAllowed';
       this.viewer = d.viewer ?? null;
+      this.detail = d.detail ?? null;
       this.asked = d.asked ?? null;
       if (d.asked === 'unavailable') this.canAsk = false;
     }
@@ -130,15 +141,27 @@ export class ScreenSession {
       this.error = d;
       this.retryWith = d.request === 'listDisplays' || this.displayId === null ? 'relist' : 'resume';
     }
-    if (event === 'choose') {
+    // Extending is never remembered as the monitor to start when the tab opens: making a monitor on the computer
+    // is asked for each time.
+    if (event === 'choose' && d.extend) {
+      this.extend = d.extend;
+      this.displayId = 0;
+    } else if (event === 'choose') {
+      this.extend = null;
       this.displayId = d.displayId;
       this.preferredDisplayId = d.displayId;
     }
     if (event === 'started') this.started = d;
-    if (event === 'close') this.displayId = null;
+    if (event === 'close') {
+      this.displayId = null;
+      this.extend = null;
+    }
     // Allowed again (screenPermission) is as if the tab opened now.
     if (event === 'open' || event === 'allowed') this.autoChoose = true;
-    if (event === 'list') this.autoChoose = false;
+    if (event === 'list') {
+      this.autoChoose = false;
+      this.extend = null;
+    }
   }
 
   // Once per opening of the tab: the only monitor, or the one viewed last if it is still listed.
@@ -148,6 +171,15 @@ export class ScreenSession {
     if (!auto) return null;
     if (this.displays.length === 1) return this.displays[0].id;
     return this.displays.some((d) => d.id === this.preferredDisplayId) ? this.preferredDisplayId : null;
+  }
+
+  #startMessage() {
+    const message = { type: 'startScreen', displayId: this.displayId, maxSide: this.maxSide, fps: this.fps,
+      audio: this.audio };
+    if (!this.extend) return message;
+    // The stream is the monitor's own size: never fitted down to a smaller maxSide.
+    const maxSide = Math.max(this.maxSide, this.extend.width, this.extend.height);
+    return { ...message, displayId: 0, maxSide, extend: this.extend };
   }
 
   #enter(state, previous, event) {
@@ -162,9 +194,7 @@ export class ScreenSession {
           audio: this.audio, ask: true,
         } }];
       case 'starting':
-        return [{ type: 'resetDecoder' }, { type: 'send', message: {
-          type: 'startScreen', displayId: this.displayId, maxSide: this.maxSide, fps: this.fps, audio: this.audio,
-        } }];
+        return [{ type: 'resetDecoder' }, { type: 'send', message: this.#startMessage() }];
       case 'viewing':
         // Once right after every screenStarted (seed): the first picture never waits for a change.
         return event === 'started' ? [{ type: 'requestKeyframe' }] : [];
