@@ -79,6 +79,7 @@ test-py:
 	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
 	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
 	scripts/with-sway $(PY) -m pytest -q Tests/wayland
+	SWAY_SIZE="1280x720 800x600" scripts/with-sway $(PY) -m pytest -q Tests/wayland/test_sway_portal_monitors_live.py
 
 fuzz:
 	scripts/fuzz $(ARGS)

@@ -29,7 +29,7 @@ import Testing
             var screen = ScreenSource.fake(
                 monitors: [ScreenStreamTests.monitor], pictures: { _ in nil },
                 started: { capture in self.captures.withLock { $0.append(capture) } })
-            screen.needsApproval = { self.approval.withLock { $0 } }
+            screen.needsApproval = { _ in self.approval.withLock { $0 } }
             return .fake(
                 screen: screen,
                 input: .fake { action in self.actions.withLock { $0.append(action) } },

@@ -1,3 +1,4 @@
+import DeckDesktop
 import Foundation
 import Testing
 
@@ -18,5 +19,33 @@ struct PortalRestoreTokenTests {
         #expect(mode == 0o600)
         try Data("  \n".utf8).write(to: token.file)
         #expect(token.load() == nil, "a blank file is no token")
+    }
+
+    @Test func eachMonitorHasATokenFileOfItsOwnNamedSafely() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("touchdeck-token-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = PortalRestoreToken(directory: folder)
+        let first = base.forMonitor("HEADLESS-1")
+        let second = base.forMonitor("HEADLESS-2")
+        #expect(first.file.lastPathComponent == "portal-restore-token-HEADLESS-1")
+        try first.save("one")
+        #expect(second.load() == nil && base.load() == nil, "one monitor's approval stood for another")
+        #expect(base.forMonitor("HEADLESS-1").load() == "one")
+        let odd = base.forMonitor("../DP 1/é")
+        #expect(odd.file.lastPathComponent == "portal-restore-token-.._DP_1__")
+        #expect(odd.file.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path)
+    }
+
+    @Test func aStreamFitsTheAskedMonitorByItsPixelsOrItsLayoutSizeEitherWayRound() {
+        let tablet = Monitor(
+            id: 1, name: "HEADLESS-2", frame: PixelRect(x: 1280, y: 0, width: 2388, height: 1668), scale: 2)
+        #expect(PortalCapture.fits(tablet, width: 2388, height: 1668))
+        #expect(PortalCapture.fits(tablet, width: 1194, height: 834))
+        #expect(PortalCapture.fits(tablet, width: 1668, height: 2388))
+        #expect(PortalCapture.fits(tablet, width: 0, height: 0), "a portal that gives no size is taken at its word")
+        let small = Monitor(id: 2, name: "HEADLESS-2", frame: PixelRect(x: 1280, y: 0, width: 800, height: 600))
+        #expect(!PortalCapture.fits(small, width: 1280, height: 720))
+        #expect(!PortalCapture.fits(tablet, width: 1280, height: 720))
     }
 }

@@ -1,8 +1,8 @@
 """Other Wayland desktops end to end: the real daemon on a private headless sway (run under scripts/with-sway) serves
 the screen through the ScreenCast portal (xdg-desktop-portal-wlr, no dialog: chooser_type=none) and PipeWire. What
 is checked: the display list from the compositor's outputs, the decoded keyframe against the GTK client's pattern
-(PSNR-Y), the approval wait told to the device (`screenPending`) and no thumbnail before it, the restore token
-kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
+(PSNR-Y), the approval wait told to the device (`screenPending`) and no thumbnail before it, the monitor's restore
+token kept 0600 in the config dir, a second viewing restoring the session, and `doctor`.
 Skipped outside scripts/with-sway."""
 
 import asyncio
@@ -76,7 +76,7 @@ def test_the_portal_stream_shows_the_pattern_and_the_next_viewing_restores_the_s
     quality = psnr(luma(frames[0].reformat(format="yuv420p")), reference_luma(pattern_bgra(), WIDTH, HEIGHT))
     print(f"PSNR-Y {quality:.1f} dB against the pattern through the portal")
     assert quality >= 35
-    token = host.config_dir / "portal-restore-token"
+    token = host.config_dir / "portal-restore-token-HEADLESS-1"  # one per monitor
     assert token.read_text().strip(), "no restore token kept"
     assert token.stat().st_mode & 0o777 == 0o600
     log = open(os.environ["TOUCHDECK_XDPW_LOG"]).read()

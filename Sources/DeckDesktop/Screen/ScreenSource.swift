@@ -17,16 +17,16 @@ public struct ScreenSource: Sendable {
     public var grab: @Sendable (Monitor) async throws -> ScreenImage
     /// Starts a continuous capture of one monitor; returns at once, frames follow on the back-end's thread.
     public var capture: StartCapture
-    /// Whether the next capture will wait for the computer's user to approve it (the ScreenCast portal before
-    /// its first approval); quick, reads no more than a file.
-    public var needsApproval: @Sendable () -> Bool
+    /// Whether the next capture of the monitor (nil: the one Extend makes) will wait for the computer's user to
+    /// approve it (the ScreenCast portal before its first approval of that monitor); quick, reads no more than a file.
+    public var needsApproval: @Sendable (Monitor?) -> Bool
 
     /// A source from its operations.
     public init(
         monitors: @escaping @Sendable () async throws -> [Monitor],
         grab: @escaping @Sendable (Monitor) async throws -> ScreenImage,
         capture: @escaping StartCapture = { _, _, _ in throw ScreenSourceError.noDisplay },
-        needsApproval: @escaping @Sendable () -> Bool = { false }
+        needsApproval: @escaping @Sendable (Monitor?) -> Bool = { _ in false }
     ) {
         self.monitors = monitors
         self.grab = grab

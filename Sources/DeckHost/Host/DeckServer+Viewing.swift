@@ -124,7 +124,8 @@ extension DeckServer {
         Task {
             let listed = try? await source.monitors()
             let locked = await isLocked()
-            let approval = await Task.detached { source.needsApproval() }.value
+            let asked = request.extend == nil ? listed?.first { $0.id == request.displayId } : nil
+            let approval = await Task.detached { source.needsApproval(asked) }.value
             let cannotExtend = request.extend == nil ? nil : await Task.detached { monitors.unavailable() }.value
             self.looked(
                 request, from: id, monitors: listed, locked: locked, needsApproval: approval,

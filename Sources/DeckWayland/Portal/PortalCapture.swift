@@ -3,23 +3,31 @@ import Foundation
 
 /// A continuous capture through the portal (`ScreenCapture`): a `PortalSession` (a screen cast, or a remote-desktop
 /// session whose input the desktop uses while it runs) and a `PipeWireStream` on the connection the portal opened.
-/// The restore token the start returned replaces the saved one.
+/// The restore token the start returned replaces the saved one, once the stream is known to show the asked monitor.
 final class PortalCapture: ScreenCapture, @unchecked Sendable {
     let session: PortalSession
     private let stream: PipeWireStream
     private let ended: @Sendable (PortalSession) -> Void
 
     /// Starts a session of `kind` with the saved token (the user is asked only without a valid one) and its
-    /// stream; `started` and `ended` hear of the session (the desktop's input goes through it meanwhile).
+    /// stream; `started` and `ended` hear of the session (the desktop's input goes through it meanwhile). With
+    /// `monitor`, a stream of another size is refused (the user chose another monitor in the portal's chooser) and
+    /// its token is not kept.
     init(
-        bus: SessionBus, kind: PortalSession.Kind = .screenCast, token: PortalRestoreToken, fps: Int,
-        handlers: CaptureHandlers,
+        bus: SessionBus, kind: PortalSession.Kind = .screenCast, token: PortalRestoreToken, monitor: Monitor? = nil,
+        fps: Int, handlers: CaptureHandlers,
         started: @Sendable (PortalSession) -> Void = { _ in },
         ended: @escaping @Sendable (PortalSession) -> Void = { _ in }
     ) throws(ScreenSourceError) {
         let session: PortalSession
         do { session = try PortalSession(bus: bus, kind: kind, restoreToken: token.load()) } catch {
             throw Self.screenError(error)
+        }
+        if let monitor, let given = session.stream, !Self.fits(monitor, width: given.width, height: given.height) {
+            session.close()
+            throw .captureFailed(
+                "the desktop portal gave a \(given.width)×\(given.height) monitor, not \(monitor.name) "
+                    + "(\(monitor.frame.width)×\(monitor.frame.height)): choose \(monitor.name) when the computer asks")
         }
         if let renewed = session.restoreToken { try? token.save(renewed) }
         let streamEnded = CaptureHandlers(frame: handlers.frame) { error in
@@ -47,6 +55,19 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
         switch error {
         case .denied: .captureFailed("the computer's user did not allow screen sharing")
         case .failed(let text): .captureFailed("desktop portal: \(text)")
+        }
+    }
+
+    /// Whether a stream of `width`×`height` can be `monitor`: its pixels, or its layout size (a portal may give
+    /// either for a scaled monitor), either way round. The portal names no output (xdg-desktop-portal-wlr 0.7 gives
+    /// every stream the position 0,0), so two monitors of the same size cannot be told apart here.
+    static func fits(_ monitor: Monitor, width: Int, height: Int) -> Bool {
+        guard width > 0, height > 0 else { return true }  // the portal gave no size
+        let pixels = (monitor.frame.width, monitor.frame.height)
+        let scale = max(monitor.scale, 1)
+        let layout = (Int((Double(pixels.0) / scale).rounded()), Int((Double(pixels.1) / scale).rounded()))
+        return [pixels, layout].contains { size in
+            [(size.0, size.1), (size.1, size.0)].contains { abs($0.0 - width) <= 1 && abs($0.1 - height) <= 1 }
         }
     }
 

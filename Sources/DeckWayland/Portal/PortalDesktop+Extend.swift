@@ -6,14 +6,18 @@ extension PortalDesktop {
     /// (`portal-extend-restore-token`), so the computer's user picks the new output once in the portal's chooser and
     /// the token of the usual viewing keeps its own monitor.
     var extendCapture: StartCapture {
-        let token = PortalRestoreToken(
-            directory: token.file.deletingLastPathComponent(), name: "portal-extend-restore-token")
+        let token = extendToken
         return { _, fps, handlers in
             try PortalCapture(
                 bus: try Self.bus(), kind: .screenCast, token: token, fps: fps, handlers: handlers,
                 started: { session in self.sessions.started(session) },
                 ended: { session in self.sessions.ended(session) })
         }
+    }
+
+    /// The restore token of Extend's captures.
+    var extendToken: PortalRestoreToken {
+        PortalRestoreToken(directory: token.file.deletingLastPathComponent(), name: "portal-extend-restore-token")
     }
 
     /// Why a portal desktop without sway cannot add a monitor.

@@ -4,7 +4,8 @@ import Foundation
 
 /// KDE, wlroots and other Wayland desktops without Mutter, through the desktop portal (DESIGN.md#viewing): monitors
 /// from the compositor's outputs, captures through `PortalCapture`. Without remote input (`remoteDesktop` nil) a
-/// capture is a ScreenCast session, approved once (its restore token is kept in the config dir). With the RemoteDesktop
+/// capture is a ScreenCast session, approved once per monitor (a restore token for each monitor is kept in the config
+/// dir: the portal restores the monitor a token was given for). With the RemoteDesktop
 /// portal (KDE), a capture is a remote-desktop session with the monitor's stream, so one approval covers the screen,
 /// the pointer and the keys, and input goes through it (`PortalInput`); before RemoteDesktop version 2 the portal
 /// keeps no approval, and the user is asked at every start.
@@ -64,13 +65,15 @@ public final class PortalDesktop: @unchecked Sendable {
     public var screen: ScreenSource {
         let token = token
         let kind = kind(monitor: true)
-        let start: StartCapture = { _, fps, handlers in
+        let start: StartCapture = { monitor, fps, handlers in
             try PortalCapture(
-                bus: try Self.bus(), kind: kind, token: token, fps: fps, handlers: handlers,
+                bus: try Self.bus(), kind: kind, token: token.forMonitor(monitor.name), monitor: monitor, fps: fps,
+                handlers: handlers,
                 started: { session in self.sessions.started(session) },
                 ended: { session in self.sessions.ended(session) })
         }
         let persists = persists
+        let extendToken = extendToken
         return ScreenSource(
             monitors: {
                 try await self.blocking { () throws(ScreenSourceError) in
@@ -83,16 +86,18 @@ public final class PortalDesktop: @unchecked Sendable {
             // first approved there is no thumbnail at all: listing must not put a dialog on the computer's screen.
             grab: { monitor in
                 try await self.blocking { () throws(ScreenSourceError) in
-                    guard persists, token.load() != nil else {
+                    guard persists, token.forMonitor(monitor.name).load() != nil else {
                         throw .captureFailed("screen sharing is not approved yet")
                     }
                     return try grabFirstFrame(monitor, start, seconds: 3)
                 }
             },
             capture: start,
-            // No restore token (or a portal that keeps none): the portal asks the user (KDE's dialog; a refused or
-            // stale token asks again).
-            needsApproval: { !persists || token.load() == nil })
+            // No restore token for the monitor (or a portal that keeps none): the portal asks the user (KDE's dialog,
+            // the chooser on wlroots; a refused or stale token asks again). No monitor: the one Extend makes.
+            needsApproval: { monitor in
+                !persists || (monitor.map { token.forMonitor($0.name) } ?? extendToken).load() == nil
+            })
     }
 
     /// Input on a desktop with no way to take it (neither the RemoteDesktop portal nor wlroots' virtual devices
