@@ -16,6 +16,9 @@ public struct VirtualMonitorRecord: Sendable {
         public var made: [String] = []
         /// The ones that were shown and not yet taken away.
         public var shown: [String] = []
+        /// What the back-end must put back when it takes the shown ones away, in its own form (X11: the screen's
+        /// size and the CRTCs that moved, as JSON); nil when it needs nothing.
+        public var saved: String?
         public init() {}
     }
 

@@ -1,0 +1,193 @@
+import CX11
+import CXrandr
+import DeckDesktop
+import DeckKit
+import Foundation
+
+/// Extend on X11 (DESIGN.md#viewing, PROTOCOL §6 "Extend"): an output that is off and has a CRTC free (a
+/// disconnected connector of a real GPU, or one of the dummy driver's) is given a mode of the device's size and
+/// turned on beside the lit ones, the screen growing to hold it; the capture and XTest then serve it as any monitor.
+/// Taking it away turns it off, puts the other CRTCs and the screen's size back as they were and drops the mode.
+///
+/// What must be put back is written to the record before anything changes, so a host that was killed restores it
+/// at its next start. X11 has no scale per output: the request's scale is ignored and the monitor's pixels are the
+/// device's. Every call opens a RandR connection of its own (never the capture's) and blocks on the server; the
+/// host calls them off its actor, one at a time.
+struct X11Monitors: Sendable {
+    let display: String?
+    let record: VirtualMonitorRecord
+
+    /// What a made monitor changed, kept in the record until it is undone.
+    struct Saved: Codable, Equatable, Sendable {
+        var output: String
+        var mode: String
+        /// The screen's size before (nil: not known, left as it is).
+        var screen: RandRLayout.Screen?
+        /// The CRTCs that were lit before, as they were.
+        var crtcs: [RandRLayout.Crtc]
+    }
+
+    /// The seam's value.
+    var virtualMonitors: VirtualMonitors {
+        VirtualMonitors(
+            unavailable: { unavailable() }, create: { request throws(ScreenSourceError) in try create(request) },
+            remove: { monitor in remove(monitor.name) }, cleanUp: { cleanUp() },
+            existing: {
+                let shown = record.load().shown
+                let lit = XRandRConnection(name: display)?.layout()?.outputs.filter { $0.crtc != 0 }.map(\.name)
+                return shown.filter { (lit ?? []).contains($0) }
+            })
+    }
+
+    /// Why this server cannot add a monitor now; nil when it can.
+    func unavailable() -> String? {
+        switch server() {
+        case .success(let (_, layout)):
+            layout.freeOutput(made: record.load().made) == nil ? RandRLayout.noFreeOutput : nil
+        case .failure(.captureFailed(let reason)): reason
+        case .failure(let error): "\(error)"
+        }
+    }
+
+    /// A RandR connection and the layout now, or why there is none.
+    private func server() -> Result<(XRandRConnection, RandRLayout), ScreenSourceError> {
+        guard let connection = XRandRConnection(name: display) else {
+            let reachable = XDisplay(name: display) != nil
+            return .failure(
+                .captureFailed(
+                    reachable
+                        ? "this X server has no RandR 1.2 (outputs and CRTCs) to add a monitor with"
+                        : "no X display to add a monitor to"))
+        }
+        guard let layout = connection.layout() else {
+            return .failure(.captureFailed("the X server's RandR layout could not be read"))
+        }
+        return .success((connection, layout))
+    }
+
+    func create(_ request: ExtendRequest) throws(ScreenSourceError) -> VirtualMonitor {
+        let (connection, layout) = try server().get()
+        guard let (output, crtc) = layout.freeOutput(made: record.load().made) else {
+            throw .captureFailed(RandRLayout.noFreeOutput)
+        }
+        let plan = RandRPlan(layout, width: request.width, height: request.height, placement: request.placement)
+        guard plan.screen.width <= layout.maxWidth, plan.screen.height <= layout.maxHeight else {
+            throw .captureFailed(
+                "the X server's screen can be at most \(layout.maxWidth)x\(layout.maxHeight): no room for "
+                    + "\(request.width)x\(request.height) beside the monitors")
+        }
+        let modeName = "touchdeck-\(request.width)x\(request.height)"
+        let saved = Saved(output: output.name, mode: modeName, screen: layout.screen, crtcs: layout.lit)
+        record.update { contents in
+            if !contents.made.contains(output.name) { contents.made.append(output.name) }
+            if !contents.shown.contains(output.name) { contents.shown.append(output.name) }
+            contents.saved = (try? JSONEncoder().encode(saved)).flatMap { String(data: $0, encoding: .utf8) }
+        }
+        let refusal = connection.grabbed {
+            turnOn(
+                output, on: crtc, as: plan, mode: CVTMode(width: request.width, height: request.height),
+                named: modeName, in: layout, through: connection)
+        }
+        if let refusal {
+            _ = restore(saved, on: connection)
+            record.update { contents in
+                contents.shown.removeAll { $0 == output.name }
+                contents.saved = nil
+            }
+            throw .captureFailed(refusal)
+        }
+        return VirtualMonitor(
+            monitor: Monitor(
+                id: Int(XInternAtom(connection.display, output.name, 0)), name: output.name, frame: plan.frame,
+                scale: X11Resources.scale(in: XResourceManagerString(connection.display).map { String(cString: $0) })))
+    }
+
+    /// Makes the mode, grows the screen, moves the lit CRTCs aside and lights the output; nil when all went
+    /// through, else what the server refused.
+    private func turnOn(
+        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, mode timings: CVTMode,
+        named name: String, in layout: RandRLayout, through connection: XRandRConnection
+    ) -> String? {
+        guard let mode = connection.makeMode(timings, name: name, in: layout) else {
+            return "the X server refused a mode of \(timings.width)x\(timings.height)"
+        }
+        if let error = connection.addMode(mode, to: output.id) { return "\(output.name) refused the mode: \(error)" }
+        if plan.screen != layout.screen, let error = connection.setScreen(plan.screen) {
+            return "the screen could not grow to \(plan.screen.width)x\(plan.screen.height): \(error)"
+        }
+        for moved in plan.moved where !layout.crtcs.contains(moved) {
+            if let error = connection.setCrtc(moved) { return "a monitor could not move aside: \(error)" }
+        }
+        var lit = crtc
+        (lit.x, lit.y, lit.width, lit.height) = (plan.frame.x, plan.frame.y, plan.frame.width, plan.frame.height)
+        (lit.mode, lit.rotation, lit.outputs) = (mode, UInt16(RR_Rotate_0), [output.id])
+        return connection.setCrtc(lit).map { "\(output.name) could not be turned on: \($0)" }
+    }
+
+    /// Turns the output off and puts everything back; nil when done, else what could not be.
+    func remove(_ name: String) -> String? {
+        let contents = record.load()
+        guard contents.shown.contains(name) else { return nil }
+        guard let connection = XRandRConnection(name: display) else {
+            return "no X display to take \(name) away from (it stays in the record for the next start)"
+        }
+        let saved = contents.saved.flatMap { try? JSONDecoder().decode(Saved.self, from: Data($0.utf8)) }
+        let problems = restore(saved ?? Saved(output: name, mode: "", screen: nil, crtcs: []), on: connection)
+        record.update { contents in
+            contents.shown.removeAll { $0 == name }
+            contents.saved = nil
+        }
+        return problems
+    }
+
+    /// Takes away what a host that was killed left on.
+    func cleanUp() -> String? {
+        let shown = record.load().shown
+        guard !shown.isEmpty, XRandRConnection(name: display) != nil else { return nil }
+        let notes = shown.compactMap { remove($0) }
+        return "removed the monitors a host left: \(shown.joined(separator: ", "))"
+            + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+    }
+
+    /// Off with the made output, the lit CRTCs back where they were, the screen's size back, the mode dropped; nil
+    /// when all went through, else what did not.
+    private func restore(_ saved: Saved, on connection: XRandRConnection) -> String? {
+        guard let layout = connection.layout() else { return "the X server's layout could not be read" }
+        let output = layout.outputs.first { $0.name == saved.output }
+        let mode = layout.modes.first { $0.name == saved.mode && !saved.mode.isEmpty }
+        var problems: [String] = []
+        connection.grabbed {
+            if let output, let crtc = layout.crtcs.first(where: { $0.id == output.crtc }) {
+                var off = crtc
+                (off.x, off.y, off.mode, off.rotation, off.outputs) = (0, 0, 0, UInt16(RR_Rotate_0), [])
+                if let error = connection.setCrtc(off) { problems.append("\(output.name) stays on: \(error)") }
+            }
+            for crtc in saved.crtcs where layout.crtcs.contains(where: { $0.id == crtc.id && $0 != crtc }) {
+                if let error = connection.setCrtc(crtc) { problems.append("a monitor was not put back: \(error)") }
+            }
+            if let screen = saved.screen, screen != layout.screen, let error = connection.setScreen(screen) {
+                problems.append("the screen's size was not put back: \(error)")
+            }
+            let listed = output.flatMap { output in mode.map { output.modes.contains($0.id) } } == true
+            if let mode, let error = connection.dropMode(mode.id, from: listed ? output?.id : nil) {
+                problems.append("the mode \(mode.name) was not dropped: \(error)")
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}
+
+extension X11Desktop {
+    /// How Extend makes a monitor here (`touchdeck doctor`).
+    public static let extendOffered = "an output that was off turned on through XRandR"
+
+    /// Extend on the X server at `display` (nil: `$DISPLAY`), its record kept in `stateDirectory`.
+    public static func virtualMonitors(display: String? = nil, stateDirectory: URL) -> VirtualMonitors {
+        X11Monitors(display: display, record: VirtualMonitorRecord(folder: stateDirectory)).virtualMonitors
+    }
+
+    /// Why Extend is not offered on the X server at `display`, nil when it is (`touchdeck doctor`).
+    public static func extendUnavailable(display: String? = nil, stateDirectory: URL) -> String? {
+        X11Monitors(display: display, record: VirtualMonitorRecord(folder: stateDirectory)).unavailable()
+    }
+}
