@@ -27,6 +27,13 @@ GVariant *deck_gv_record_monitor(const char *connector, uint32_t cursor_mode) {
     return g_variant_new("(sa{sv})", connector, &options);
 }
 
+GVariant *deck_gv_record_virtual(uint32_t cursor_mode) {
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&options, "{sv}", "cursor-mode", g_variant_new_uint32(cursor_mode));
+    return g_variant_new("(a{sv})", &options);
+}
+
 GVariant *deck_gv_two_strings(const char *first, const char *second) { return g_variant_new("(ss)", first, second); }
 GVariant *deck_gv_string(const char *value) { return g_variant_new("(s)", value); }
 GVariant *deck_gv_motion(const char *stream, double x, double y) { return g_variant_new("(sdd)", stream, x, y); }
@@ -110,20 +117,157 @@ int deck_gv_monitors(GVariant *state, deck_monitor *out, int max) {
     return count;
 }
 
+uint32_t deck_gv_layout_mode(GVariant *state) {
+    if (!g_variant_is_of_type(state, G_VARIANT_TYPE("(ua((ssss)a(siiddada{sv})a{sv})a(iiduba(ssss)a{sv})a{sv})")))
+        return 0;
+    GVariant *props = g_variant_get_child_value(state, 3);
+    uint32_t mode = 0;
+    g_variant_lookup(props, "layout-mode", "u", &mode);
+    g_variant_unref(props);
+    return mode;
+}
+
+/// The monitor entry (`((ssss)a(siiddada{sv})a{sv})`) of `connector`, or NULL; a new reference.
+static GVariant *monitor_named(GVariant *state, const char *connector) {
+    GVariant *monitors = g_variant_get_child_value(state, 1), *found = NULL, *monitor;
+    GVariantIter iter;
+    g_variant_iter_init(&iter, monitors);
+    while (!found && (monitor = g_variant_iter_next_value(&iter))) {
+        const char *name;
+        g_variant_get_child(monitor, 0, "(&s&s&s&s)", &name, NULL, NULL, NULL);
+        if (strcmp(name, connector) == 0) found = g_variant_ref(monitor);
+        g_variant_unref(monitor);
+    }
+    g_variant_unref(monitors);
+    return found;
+}
+
+/// The current mode (`(siiddada{sv})`) of a monitor entry, or NULL; a new reference.
+static GVariant *current_mode_of(GVariant *monitor) {
+    GVariant *modes = g_variant_get_child_value(monitor, 1), *found = NULL, *mode;
+    GVariantIter iter;
+    g_variant_iter_init(&iter, modes);
+    while (!found && (mode = g_variant_iter_next_value(&iter))) {
+        GVariant *props = g_variant_get_child_value(mode, 6);
+        gboolean current = FALSE;
+        g_variant_lookup(props, "is-current", "b", &current);
+        if (current) found = g_variant_ref(mode);
+        g_variant_unref(props);
+        g_variant_unref(mode);
+    }
+    g_variant_unref(modes);
+    return found;
+}
+
+int deck_gv_supported_scales(GVariant *state, const char *connector, double *out, int max) {
+    if (!g_variant_is_of_type(state, G_VARIANT_TYPE("(ua((ssss)a(siiddada{sv})a{sv})a(iiduba(ssss)a{sv})a{sv})")))
+        return 0;
+    GVariant *monitor = monitor_named(state, connector);
+    if (!monitor) return 0;
+    GVariant *mode = current_mode_of(monitor);
+    g_variant_unref(monitor);
+    if (!mode) return 0;
+    GVariant *scales = g_variant_get_child_value(mode, 5);
+    gsize count = 0;
+    const double *values = g_variant_get_fixed_array(scales, &count, sizeof(double));
+    int n = 0;
+    for (gsize i = 0; i < count && n < max; i++) out[n++] = values[i];
+    g_variant_unref(scales);
+    g_variant_unref(mode);
+    return n;
+}
+
+GVariant *deck_gv_apply_monitors(GVariant *state, const deck_placement *placements, int count) {
+    if (!g_variant_is_of_type(state, G_VARIANT_TYPE("(ua((ssss)a(siiddada{sv})a{sv})a(iiduba(ssss)a{sv})a{sv})")))
+        return NULL;
+    uint32_t serial;
+    g_variant_get_child(state, 0, "u", &serial);
+    GVariant *logical = g_variant_get_child_value(state, 2);
+    GVariantBuilder configs;
+    g_variant_builder_init(&configs, G_VARIANT_TYPE("a(iiduba(ssa{sv}))"));
+    GVariantIter iter;
+    GVariant *entry;
+    gboolean complete = TRUE;
+    g_variant_iter_init(&iter, logical);
+    while ((entry = g_variant_iter_next_value(&iter))) {
+        int32_t x, y;
+        double scale;
+        uint32_t transform;
+        gboolean primary;
+        GVariant *specs, *props;
+        g_variant_get(entry, "(iidub@a(ssss)@a{sv})", &x, &y, &scale, &transform, &primary, &specs, &props);
+        GVariantBuilder monitors;
+        g_variant_builder_init(&monitors, G_VARIANT_TYPE("a(ssa{sv})"));
+        GVariantIter spec_iter;
+        const char *connector;
+        gboolean first = TRUE;
+        g_variant_iter_init(&spec_iter, specs);
+        while (g_variant_iter_next(&spec_iter, "(&s&s&s&s)", &connector, NULL, NULL, NULL)) {
+            if (first) {
+                for (int i = 0; i < count; i++) {
+                    if (strcmp(placements[i].connector, connector) != 0) continue;
+                    x = placements[i].x;
+                    y = placements[i].y;
+                    scale = placements[i].scale;
+                }
+                first = FALSE;
+            }
+            GVariant *monitor = monitor_named(state, connector);
+            GVariant *mode = monitor ? current_mode_of(monitor) : NULL;
+            if (mode) {
+                const char *id;
+                g_variant_get_child(mode, 0, "&s", &id);
+                g_variant_builder_add(&monitors, "(ss@a{sv})", connector, id,
+                    g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0));
+                g_variant_unref(mode);
+            } else {
+                complete = FALSE;
+            }
+            if (monitor) g_variant_unref(monitor);
+        }
+        g_variant_builder_add(&configs, "(iidub@a(ssa{sv}))", x, y, scale, transform, primary,
+            g_variant_builder_end(&monitors));
+        g_variant_unref(specs);
+        g_variant_unref(props);
+        g_variant_unref(entry);
+    }
+    g_variant_unref(logical);
+    GVariant *configured = g_variant_builder_end(&configs);
+    if (!complete) {
+        g_variant_unref(g_variant_ref_sink(configured));
+        return NULL;
+    }
+    return g_variant_new("(uu@a(iiduba(ssa{sv}))@a{sv})", serial, 1u, configured,
+        g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0));
+}
+
 const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint32_t max_fps) {
+    return deck_pw_video_format_sized(buffer, size, max_fps, 0, 0);
+}
+
+const struct spa_pod *deck_pw_video_format_sized(uint8_t *buffer, uint32_t size, uint32_t max_fps, uint32_t width,
+                                                 uint32_t height) {
     struct spa_pod_builder b = SPA_POD_BUILDER_INIT(buffer, size);
     struct spa_rectangle default_size = SPA_RECTANGLE(1280, 720), min_size = SPA_RECTANGLE(1, 1),
-                         max_size = SPA_RECTANGLE(16384, 16384);
+                         max_size = SPA_RECTANGLE(16384, 16384), fixed = SPA_RECTANGLE(width, height);
     struct spa_fraction none = SPA_FRACTION(0, 1), fps = SPA_FRACTION(max_fps, 1), one = SPA_FRACTION(1, 1);
-    return spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat,
+    struct spa_pod_frame frame;
+    spa_pod_builder_push_object(&b, &frame, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat);
+    spa_pod_builder_add(&b,
         SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
         SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
         SPA_FORMAT_VIDEO_format, SPA_POD_CHOICE_ENUM_Id(3, SPA_VIDEO_FORMAT_BGRx, SPA_VIDEO_FORMAT_BGRx,
-            SPA_VIDEO_FORMAT_BGRA),
-        SPA_FORMAT_VIDEO_size, SPA_POD_CHOICE_RANGE_Rectangle(&default_size, &min_size, &max_size),
+            SPA_VIDEO_FORMAT_BGRA), 0);
+    if (width > 0 && height > 0)
+        spa_pod_builder_add(&b, SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&fixed), 0);
+    else
+        spa_pod_builder_add(&b,
+            SPA_FORMAT_VIDEO_size, SPA_POD_CHOICE_RANGE_Rectangle(&default_size, &min_size, &max_size), 0);
+    spa_pod_builder_add(&b,
         SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&none),
         // Mutter paces itself by the most frames a second we take (what GNOME Remote Desktop asks for too).
-        SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&fps, &one, &fps));
+        SPA_FORMAT_VIDEO_maxFramerate, SPA_POD_CHOICE_RANGE_Fraction(&fps, &one, &fps), 0);
+    return spa_pod_builder_pop(&b, &frame);
 }
 
 #define DECK_CURSOR_META_SIZE(w, h) \

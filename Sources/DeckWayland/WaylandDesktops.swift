@@ -10,6 +10,7 @@ extension MutterDesktop {
             lock: .either([.gnomeScreenSaver(), .logind()]),
             clipboard: clipboard.access)
         desktop.focus = .unavailable(Self.noFocusReason)
+        desktop.virtualMonitors = MutterVirtualMonitors(desktop: self).virtualMonitors
         return desktop
     }
 
@@ -17,6 +18,9 @@ extension MutterDesktop {
     public static let noFocusReason =
         "GNOME Shell tells no app which window has the focus without a Shell extension (its "
         + "org.gnome.Shell.Introspect answers only GNOME's own services)"
+
+    /// Why Extend is not offered on this GNOME, nil when Mutter can make a monitor (`touchdeck doctor`).
+    public static func extendUnavailable() -> String? { MutterVirtualMonitors.unavailable() }
 
     /// How the host reaches GNOME's clipboard, for `touchdeck doctor`.
     public static let clipboardRoute = "Mutter's RemoteDesktop clipboard"

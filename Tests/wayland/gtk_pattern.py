@@ -3,7 +3,9 @@
 and prints every input event it gets as one JSON line on stdout ({"event": "ready"} once it has been drawn).
 With `--animate RATE` it also moves a 400×300 band across the window RATE times a second (for `make bench`); with
 `--tick RATE` it only flips an 8×8 square in the bottom-right corner, so the output keeps changing (a compositor
-that copies only damaged outputs keeps sending frames) while the picture stays the pattern.
+that copies only damaged outputs keeps sending frames) while the picture stays the pattern. With `--commands` it
+reads lines from stdin — `fullscreen X Y`: go fullscreen on the monitor at that point of the layout (Extend's test) —
+and says {"event": "drawn", "width", "height", "scale"} whenever it has been drawn at a new size.
 Run with the system Python (python3-gi) inside scripts/with-mutter: GDK_BACKEND=wayland."""
 
 import json
@@ -29,8 +31,12 @@ def say(**record):
 
 
 class PatternWindow(Gtk.Window):
-    def __init__(self, animate=0, tick=0):
+    def __init__(self, animate=0, tick=0, commands=False):
         super().__init__(title="touchdeck-pattern")
+        self.follow = commands
+        self.drawn_at = None
+        if commands:
+            GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, self.command)
         self.set_decorated(False)
         self.drawn = False
         self.band = None
@@ -75,10 +81,28 @@ class PatternWindow(Gtk.Window):
             cr.set_source_rgb(shade, shade, shade)
             cr.rectangle(width - 8, height - 8, 8, 8)
             cr.fill()
+        if self.follow and self.drawn and (width, height, widget.get_scale_factor()) != self.drawn_at:
+            self.drawn_at = (width, height, widget.get_scale_factor())
+            GLib.timeout_add(300, lambda size=self.drawn_at: say(event="drawn", width=size[0], height=size[1],
+                                                                  scale=size[2]) and False)
         if not self.drawn and width > 200:
             self.drawn = True
             # Ready once the frame is on screen, not merely drawn: let the compositor take it first.
             GLib.timeout_add(300, lambda: say(event="ready", width=width, height=height) and False)
+        return True
+
+    def command(self, source, condition):
+        line = source.readline()
+        if not line:
+            return False
+        words = line.split()
+        if words[:1] == ["fullscreen"]:
+            display = self.get_display()
+            monitor = display.get_monitor_at_point(int(words[1]), int(words[2]))
+            index = next(i for i in range(display.get_n_monitors()) if display.get_monitor(i) == monitor)
+            self.fullscreen_on_monitor(self.get_screen(), index)
+        elif words[:1] == ["unfullscreen"]:
+            self.unfullscreen()
         return True
 
     def move_band(self):
@@ -117,7 +141,7 @@ def main():
     def option(name):
         return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else 0
 
-    window = PatternWindow(option("--animate"), option("--tick"))
+    window = PatternWindow(option("--animate"), option("--tick"), "--commands" in sys.argv)
     window.fullscreen()
     window.show_all()
     Gtk.main()

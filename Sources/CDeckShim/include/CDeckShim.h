@@ -13,6 +13,8 @@ GVariant *deck_gv_no_options(void);
 GVariant *deck_gv_screencast_options(const char *remote_desktop_session_id);
 /// ScreenCast.Session.RecordMonitor's `(sa{sv})`: the connector and {'cursor-mode': <uint32 mode>}.
 GVariant *deck_gv_record_monitor(const char *connector, uint32_t cursor_mode);
+/// ScreenCast.Session.RecordVirtual's `(a{sv})`: {'cursor-mode': <uint32 mode>}.
+GVariant *deck_gv_record_virtual(uint32_t cursor_mode);
 /// `(ss)`: org.freedesktop.DBus.Properties.Get's interface and property.
 GVariant *deck_gv_two_strings(const char *first, const char *second);
 /// `(s)`.
@@ -36,6 +38,21 @@ typedef struct {
 /// Reads up to `max` monitors that are on (have a current mode and a logical monitor) from GetCurrentState's
 /// reply; returns how many, or -1 when the reply does not have the documented shape.
 int deck_gv_monitors(GVariant *state, deck_monitor *out, int max);
+/// GetCurrentState's `layout-mode` property: 1 logical (a monitor's layout size is its mode divided by its scale),
+/// 2 physical (layout size = mode size); 0 when it is missing.
+uint32_t deck_gv_layout_mode(GVariant *state);
+/// The scales `connector`'s current mode supports (GetCurrentState); returns how many (at most `max`), 0 if none.
+int deck_gv_supported_scales(GVariant *state, const char *connector, double *out, int max);
+/// Where a logical monitor goes in an ApplyMonitorsConfig: the one whose first monitor is `connector`.
+typedef struct {
+    char connector[64];
+    int32_t x, y;
+    double scale;
+} deck_placement;
+/// ApplyMonitorsConfig's `(uua(iiduba(ssa{sv}))a{sv})` for the state's serial, method 1 (temporary): every logical
+/// monitor of `state` as it is (its monitors in their current modes), except those `placements` name, which get the
+/// placement's position and scale. NULL when the state has an unknown shape.
+GVariant *deck_gv_apply_monitors(GVariant *state, const deck_placement *placements, int count);
 
 // --- PipeWire / SPA ---
 
@@ -45,6 +62,10 @@ enum { DECK_PW_FORMAT_OTHER = 0, DECK_PW_FORMAT_BGRX = 1, DECK_PW_FORMAT_BGRA = 
 /// The EnumFormat we accept (raw video, BGRx or BGRA, any size, at most `max_fps` frames a second), built in
 /// `buffer`; returns the POD (inside `buffer`), or NULL when `size` is too small.
 const struct spa_pod *deck_pw_video_format(uint8_t *buffer, uint32_t size, uint32_t max_fps);
+/// The same with exactly `width`×`height` (both 0: any size). A producer whose size follows its consumer's (Mutter's
+/// RecordVirtual) fixes the size to this.
+const struct spa_pod *deck_pw_video_format_sized(uint8_t *buffer, uint32_t size, uint32_t max_fps, uint32_t width,
+                                                 uint32_t height);
 /// The Buffers param (mapped memory: MemFd or MemPtr), the Header meta and the Cursor meta (a range of bitmap
 /// sizes), built in `buffer`; fills `params` (room for 3) and returns the count.
 uint32_t deck_pw_buffer_params(uint8_t *buffer, uint32_t size, const struct spa_pod **params);

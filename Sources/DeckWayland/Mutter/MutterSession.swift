@@ -35,32 +35,56 @@ final class MutterSession: RemoteInputSession, @unchecked Sendable {
     let layout = LayoutKeysyms()
     let pointerSettle = PointerSettle()
 
+    /// What a session's stream records.
+    enum Recording {
+        /// No stream: input only (keys and buttons).
+        case nothing
+        /// The monitor on this connector (RecordMonitor).
+        case monitor(String)
+        /// A monitor Mutter makes for the stream (RecordVirtual): it appears once a consumer has fixed the stream's
+        /// size, and goes when the stream stops (DESIGN.md#viewing, "Extend on GNOME").
+        case virtual
+    }
+
     /// Opens and starts a session; with `monitor`, records that monitor (`cursor`) and waits for its PipeWire node.
     /// `input: false` opens a ScreenCast session alone (thumbnails): no virtual devices, no remote-control
     /// indicator, no input calls.
-    init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded, input: Bool = true) throws(DBusError) {
-        precondition(input || monitor != nil, "a session without input needs a monitor")
+    convenience init(bus: SessionBus, monitor: Monitor?, cursor: CursorMode = .embedded, input: Bool = true)
+        throws(DBusError)
+    {
+        try self.init(bus: bus, recording: monitor.map { .monitor($0.name) } ?? .nothing, cursor: cursor, input: input)
+    }
+
+    /// Opens and starts a session recording `recording` and waits for its stream's PipeWire node.
+    init(bus: SessionBus, recording: Recording, cursor: CursorMode = .embedded, input: Bool = true)
+        throws(DBusError)
+    {
+        if case .nothing = recording { precondition(input, "a session without input needs a stream") }
         self.bus = bus
         (service, interface) =
             input ? (Self.remoteDesktop, Self.sessionInterface) : (Self.screenCast, Self.castInterface)
         let remote = input ? try Self.createRemoteDesktop(bus) : nil
         let path = remote?.path ?? ""
         do {
-            guard let monitor else {
+            let record: (method: String, arguments: () -> OpaquePointer?)
+            switch recording {
+            case .nothing:
                 try bus.call(service, path, interface, "Start")
                 (self.path, streamPath, node) = (path, nil, nil)
                 try warmUp()
                 return
+            case .monitor(let connector):
+                record = ("RecordMonitor", { deck_gv_record_monitor(connector, cursor.rawValue) })
+            case .virtual:
+                record = ("RecordVirtual", { deck_gv_record_virtual(cursor.rawValue) })
             }
             let cast = try bus.call(
                 Self.screenCast, "/org/gnome/Mutter/ScreenCast", Self.screenCast, "CreateSession",
                 remote.map { deck_gv_screencast_options($0.id) } ?? deck_gv_no_options()
             ).child(0).string
             let started = remote == nil ? cast : path
-            let stream = try bus.call(
-                Self.screenCast, cast, Self.castInterface, "RecordMonitor",
-                deck_gv_record_monitor(monitor.name, cursor.rawValue)
-            ).child(0).string
+            let stream = try bus.call(Self.screenCast, cast, Self.castInterface, record.method, record.arguments())
+                .child(0).string
             // The node id comes as a signal once the session starts: subscribe first, then Start.
             let added = try bus.waitForSignal(
                 sender: Self.screenCast, path: stream, interface: "org.gnome.Mutter.ScreenCast.Stream",

@@ -48,9 +48,11 @@ final class PipeWireStream: @unchecked Sendable {
 
     /// Connects to PipeWire — through `remote` when given (the ScreenCast portal's OpenPipeWireRemote, which this
     /// takes over and closes), else `$PIPEWIRE_REMOTE` or the user's default — and to `node`; frames follow on
-    /// PipeWire's thread. Throws `noDisplay` when PipeWire cannot be reached.
+    /// PipeWire's thread. Throws `noDisplay` when PipeWire cannot be reached. `size`: offer exactly that size (a
+    /// producer that sizes itself by its consumer, Mutter's RecordVirtual); nil: any size.
     init(
-        node: UInt32, fps: Int, handlers: CaptureHandlers, remote: Int32? = nil, losesPictures: Int = 0
+        node: UInt32, fps: Int, handlers: CaptureHandlers, remote: Int32? = nil, losesPictures: Int = 0,
+        size: (width: Int, height: Int)? = nil
     ) throws(ScreenSourceError) {
         _ = Self.initialized
         self.losesPictures = losesPictures
@@ -75,7 +77,7 @@ final class PipeWireStream: @unchecked Sendable {
             throw .captureFailed("the PipeWire thread did not start")
         }
         pw_thread_loop_lock(threadLoop)
-        let failure = connect(node: node, fps: fps, remote: remote)
+        let failure = connect(node: node, fps: fps, remote: remote, size: size)
         remote = nil
         pw_thread_loop_unlock(threadLoop)
         if let failure {
@@ -92,7 +94,9 @@ final class PipeWireStream: @unchecked Sendable {
     }
 
     /// With the loop locked: the core, the stream and the timer.
-    private func connect(node: UInt32, fps: Int, remote: Int32?) -> ScreenSourceError? {
+    private func connect(node: UInt32, fps: Int, remote: Int32?, size: (width: Int, height: Int)?)
+        -> ScreenSourceError?
+    {
         // pw_context_connect_fd owns the descriptor from here, even when it fails.
         let core = remote.map { pw_context_connect_fd(context, $0, nil, 0) } ?? pw_context_connect(context, nil, 0)
         guard let core else { return .noDisplay }
@@ -109,8 +113,9 @@ final class PipeWireStream: @unchecked Sendable {
         firstPictureTimer = deck_pw_timer_new(loop, { data, _ in PipeWireStream.from(data).askAgain() }, me)
         var buffer = [UInt8](repeating: 0, count: 1024)
         let status = buffer.withUnsafeMutableBufferPointer { bytes -> Int32 in
-            var format: UnsafePointer<spa_pod>? = deck_pw_video_format(
-                bytes.baseAddress, UInt32(bytes.count), UInt32(60))
+            var format: UnsafePointer<spa_pod>? = deck_pw_video_format_sized(
+                bytes.baseAddress, UInt32(bytes.count), UInt32(60), UInt32(size?.width ?? 0),
+                UInt32(size?.height ?? 0))
             return pw_stream_connect(
                 stream, SPA_DIRECTION_INPUT, node,
                 pw_stream_flags(
