@@ -4,7 +4,6 @@ import Foundation
 /// Why Extend is not offered on the desktops the host does not make monitors on yet (the picker, `doctor`).
 enum ExtendSupport {
     static let x11 = "Extend is not available on X11 yet"
-    static let gnome = "Extend is not available on GNOME yet"
 }
 
 extension SessionChecks {
@@ -15,13 +14,16 @@ extension SessionChecks {
         let reason: String? =
             switch backend {
             case .x11: ExtendSupport.x11
-            case .mutter: ExtendSupport.gnome
+            case .mutter: MutterDesktop.extendUnavailable()
             case .portal: PortalDesktop.extendUnavailable()
             case .waylandUnsupported, .none: "no desktop to add a monitor to"
             }
         guard let reason else {
-            return Check(
-                name: "extend", ok: true, detail: "offered: a headless output made through sway's IPC", fix: "")
+            let how =
+                backend == .mutter
+                ? "a virtual monitor made by Mutter's ScreenCast (RecordVirtual)"
+                : "a headless output made through sway's IPC"
+            return Check(name: "extend", ok: true, detail: "offered: \(how)", fix: "")
         }
         return Check(name: "extend", ok: true, detail: "not offered: \(reason)", fix: "")
     }

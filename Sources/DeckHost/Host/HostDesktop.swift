@@ -136,10 +136,7 @@ public struct HostDesktop: Sendable {
             var desktop = X11Desktop.make()
             desktop.virtualMonitors = .notOffered(ExtendSupport.x11)
             return desktop
-        case .mutter:
-            var desktop = MutterDesktop().desktop
-            desktop.virtualMonitors = .notOffered(ExtendSupport.gnome)
-            return desktop
+        case .mutter: return MutterDesktop().desktop
         case .portal:
             let folder =
                 configDirectory
