@@ -42,7 +42,7 @@ final class MutterSession: RemoteInputSession, @unchecked Sendable {
         /// The monitor on this connector (RecordMonitor).
         case monitor(String)
         /// A monitor Mutter makes for the stream (RecordVirtual): it appears once a consumer has fixed the stream's
-        /// size, and goes when the stream stops (DESIGN.md#viewing, "Extend on GNOME").
+        /// size, and goes when the stream stops (ARCHITECTURE.md "Extend on GNOME").
         case virtual
     }
 
