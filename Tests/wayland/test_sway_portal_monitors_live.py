@@ -5,7 +5,8 @@ the monitor picked first, whichever was asked for), each monitor's next viewing 
 (the harness's chooser, standing for the computer's user, is set to the *other* output then), and a chooser answer
 that is not the asked monitor is refused instead of streaming the wrong one (its token is not kept). What is checked:
 the decoded keyframe's size, xdg-desktop-portal-wlr's log of the output each session captured and of restored
-sessions, the approval wait (`screenPending`) per monitor, and the token files."""
+sessions, the approval wait (`screenPending`) per monitor, and the token files; and the same refusal for the output
+Extend made, which is then taken away."""
 
 import os
 import pathlib
@@ -14,7 +15,7 @@ import av
 import pytest
 
 from test_mutter_live import GTKClient, next_video
-from test_sway_extend_live import swaymsg
+from test_sway_extend_live import swaymsg, taken_away
 from livehelpers import Daemon, paired_device, run
 
 pytestmark = pytest.mark.skipif(os.environ.get("TOUCHDECK_SWAY_SIZE") != "1280x720 800x600",
@@ -121,3 +122,26 @@ def test_a_chooser_answer_that_is_not_the_asked_monitor_is_refused_and_not_kept(
     assert right == (["screenPending", "screenStarted"], SIZES["HEADLESS-1"]), right
     assert not (host.config_dir / "portal-restore-token-HEADLESS-2").exists()
     assert "the desktop portal gave a 1280×720 monitor, not HEADLESS-2 (800×600)" in host.log(), host.log()
+
+
+def test_extend_refuses_a_chooser_answer_that_is_not_the_made_output_and_takes_the_output_away(host, clients):
+    async def scenario():
+        device, _, _ = await paired_device(host, "Tablet")
+        host.cli("devices", "allow-screen", "Tablet", "on")
+        choose("HEADLESS-1")
+        await device.send({"type": "startScreen", "displayId": 0, "maxSide": 1280, "fps": 30,
+                           "extend": {"width": 1024, "height": 768, "scale": 1, "placement": "right"}})
+        answers = []
+        while not answers or answers[-1] == "screenPending":
+            message = await device.recv(60)
+            if isinstance(message, dict) and message["type"] in ("screenPending", "screenStarted", "screenDenied"):
+                answers.append(message["type"])
+        await device.close()
+        return answers
+
+    answers = run(scenario())
+    assert answers[-1] == "screenDenied", answers
+    assert not (host.config_dir / "portal-extend-restore-token").exists()
+    assert "the desktop portal gave a 1280×720 monitor, not HEADLESS-3 (1024×768)" in host.log(), host.log()
+    # The made output is taken away as after any viewing (sway 1.7: parked far right), once the capture failed.
+    assert taken_away("HEADLESS-3"), swaymsg("-t", "get_outputs")

@@ -4,12 +4,13 @@ import Foundation
 extension PortalDesktop {
     /// The capture of a monitor made for Extend: a screen cast of its own whose restore token is kept apart
     /// (`portal-extend-restore-token`), so the computer's user picks the new output once in the portal's chooser and
-    /// the token of the usual viewing keeps its own monitor.
+    /// the token of the usual viewing keeps its own monitor. A chooser answer of another size than the made monitor
+    /// is refused, as for a real monitor.
     var extendCapture: StartCapture {
         let token = extendToken
-        return { _, fps, handlers in
+        return { monitor, fps, handlers in
             try PortalCapture(
-                bus: try Self.bus(), kind: .screenCast, token: token, fps: fps, handlers: handlers,
+                bus: try Self.bus(), kind: .screenCast, token: token, monitor: monitor, fps: fps, handlers: handlers,
                 started: { session in self.sessions.started(session) },
                 ended: { session in self.sessions.ended(session) })
         }
