@@ -7,7 +7,8 @@ import pytest
 
 from livehelpers import Daemon, paired_device, run
 
-REASON = "Extend is not available on X11 yet"
+REASON = ("this X server has no free output to add a monitor to (Xvfb cannot; Xorg with modesetting, amdgpu, intel or "
+          "the dummy driver can)")
 IPAD = {"width": 2388, "height": 1668, "scale": 2, "placement": "right"}
 
 

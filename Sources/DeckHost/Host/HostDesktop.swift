@@ -134,7 +134,7 @@ public struct HostDesktop: Sendable {
         {
         case .x11:
             var desktop = X11Desktop.make()
-            desktop.virtualMonitors = .notOffered(ExtendSupport.x11)
+            desktop.virtualMonitors = X11Desktop.virtualMonitors(stateDirectory: soundRoutingFolder(environment))
             return desktop
         case .mutter: return MutterDesktop().desktop
         case .portal:
