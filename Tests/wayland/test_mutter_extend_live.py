@@ -4,8 +4,8 @@ offering exactly that size), gives it scale 2 and puts it right of Meta-0 throug
 it through the RemoteDesktop session the stream belongs to, and takes it away at stopScreen and when the host is
 killed (Mutter closes the sessions of a D-Bus peer that vanished). What is checked: DisplayConfig's view of the new
 monitor (size, scale, place), the stream's size, the GTK client (fullscreen on each added monitor) seen in the stream
-(PSNR-Y against what it drew), a click at the stream's centre landing at the window's centre, `status`, `doctor`, and
-the monitor gone within 2 s of stopScreen and of `kill -9`. Skipped outside scripts/with-mutter."""
+(PSNR-Y against what it drew), a click at the stream's centre landing at the window's centre, `status`, `doctor`, a
+monitor placed left (Meta-0 moves aside and comes back), and the monitor gone within 2 s of stopScreen and of `kill -9`. Skipped outside scripts/with-mutter."""
 
 import asyncio
 import json
@@ -205,7 +205,7 @@ def test_a_killed_hosts_monitor_goes_with_it_and_doctor_says_extend_is_offered(h
     async def scenario():
         device = await viewer(host)
         before = set(monitors())
-        started = await extend(device, {**IPAD, "width": 1280, "height": 800, "scale": 1, "placement": "below"})
+        started = await extend(device, {**IPAD, "width": 1280, "height": 800, "scale": 1, "placement": "left"})
         return started, [name for name in monitors() if name not in before]
 
     started, made = run(scenario())
@@ -213,7 +213,8 @@ def test_a_killed_hosts_monitor_goes_with_it_and_doctor_says_extend_is_offered(h
     assert len(made) == 1, made
     monitor, meta = monitors()[made[0]], monitors()["Meta-0"]
     assert (monitor["width"], monitor["height"], monitor["scale"]) == (1280, 800, 1), monitor
-    assert (monitor["x"], monitor["y"]) == (meta["x"], meta["y"] + meta["height"]), (monitor, meta)
+    # Left of Meta-0: Mutter's layout starts at (0, 0), so Meta-0 moves right while the made monitor is there.
+    assert (monitor["x"], monitor["y"], meta["x"], meta["y"]) == (0, 0, 1280, 0), (monitor, meta)
     host.process.send_signal(signal.SIGKILL)
     host.process.wait()
     killed = time.monotonic()
@@ -222,7 +223,7 @@ def test_a_killed_hosts_monitor_goes_with_it_and_doctor_says_extend_is_offered(h
     assert gone, f"{made[0]} still listed after the host was killed: {monitors()}"
     print(f"{made[0]} gone {seconds:.2f} s after kill -9")
     assert seconds <= 2, seconds
-    assert monitors()["Meta-0"]["x"] == 0
+    assert (monitors()["Meta-0"]["x"], monitors()["Meta-0"]["y"]) == (0, 0), monitors()
     host.start()
     doctor = host.cli("doctor", check=False)
     assert "extend" in doctor and "offered: a virtual monitor made by Mutter" in doctor, doctor
