@@ -3,9 +3,10 @@
 offering exactly that size), gives it scale 2 and puts it right of Meta-0 through DisplayConfig, streams it and drives
 it through the RemoteDesktop session the stream belongs to, and takes it away at stopScreen and when the host is
 killed (Mutter closes the sessions of a D-Bus peer that vanished). What is checked: DisplayConfig's view of the new
-monitor (size, scale, place), the stream's size, the GTK client (fullscreen on each added monitor) seen in the stream
+monitor (size, scale, place), the stream's size, the GTK client (told to go fullscreen on it) seen in the stream
 (PSNR-Y against what it drew), a click at the stream's centre landing at the window's centre, `status`, `doctor`, a
-monitor placed left (Meta-0 moves aside and comes back), and the monitor gone within 2 s of stopScreen and of `kill -9`. Skipped outside scripts/with-mutter."""
+monitor placed left (Meta-0 moves aside and comes back), and the monitor gone within 2 s of stopScreen and of
+`kill -9`. Skipped outside scripts/with-mutter."""
 
 import asyncio
 import json
