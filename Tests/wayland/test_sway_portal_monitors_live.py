@@ -5,9 +5,11 @@ the monitor picked first, whichever was asked for), each monitor's next viewing 
 (the harness's chooser, standing for the computer's user, is set to the *other* output then), and a chooser answer
 that is not the asked monitor is refused instead of streaming the wrong one (its token is not kept). What is checked:
 the decoded keyframe's size, xdg-desktop-portal-wlr's log of the output each session captured and of restored
-sessions, the approval wait (`screenPending`) per monitor, and the token files; and the same refusal for the output
-Extend made, which is then taken away."""
+sessions, the approval wait (`screenPending`) per monitor, and the token files; the same refusal for the output
+Extend made, which is then taken away; and a click at the centre of the second monitor's stream landing at the centre
+of the window there (the monitors placed where sway's IPC says, not at the 0,0 wlroots gives every wl_output)."""
 
+import asyncio
 import os
 import pathlib
 
@@ -43,7 +45,7 @@ def clients():
     # xdg-desktop-portal-wlr copies an output only once it is damaged: a ticking window on each output.
     first, second = GTKClient(["--tick", "5"]), GTKClient(["--tick", "5"])
     swaymsg(f"[pid={second.process.pid}] move container to output HEADLESS-2")
-    yield
+    yield first, second
     first.stop()
     second.stop()
     pathlib.Path(os.environ["TOUCHDECK_SWAY_PICK"]).unlink(missing_ok=True)
@@ -145,3 +147,28 @@ def test_extend_refuses_a_chooser_answer_that_is_not_the_made_output_and_takes_t
     assert "the desktop portal gave a 1280×720 monitor, not HEADLESS-3 (1024×768)" in host.log(), host.log()
     # The made output is taken away as after any viewing (sway 1.7: parked far right), once the capture failed.
     assert taken_away("HEADLESS-3"), swaymsg("-t", "get_outputs")
+
+
+def test_a_click_on_the_second_monitor_lands_on_its_window(host, clients):
+    first, second = clients
+
+    async def scenario():
+        device, _, _ = await paired_device(host, "Tablet")
+        host.cli("devices", "allow-screen", "Tablet", "on")
+        await device.send({"type": "listDisplays"})
+        displays = {d["name"]: d for d in (await device.recv_type("displays", timeout=30))["displays"]}
+        choose("HEADLESS-2")
+        await device.send({"type": "startScreen", "displayId": displays["HEADLESS-2"]["id"], "maxSide": 1280,
+                           "fps": 30})
+        await device.recv_type("screenStarted", timeout=60)
+        await next_video(device, timeout=30)
+        mark, elsewhere = len(second.since(0)), len(first.since(0))
+        await device.send({"type": "pointer", "kind": "click", "x": 0.5, "y": 0.5})
+        index = await asyncio.to_thread(second.wait, lambda e: e["event"] == "press", 20, mark)
+        await device.close()
+        return second.since(0)[index] if index is not None else None, first.since(elsewhere)
+
+    press, on_the_first = run(scenario())
+    # Before the portal desktop placed its monitors by sway's IPC every one was at 0,0: this click reached the first.
+    assert press is not None and (press["button"], press["x"], press["y"]) == (1, 400, 300), (press, on_the_first)
+    assert not [event for event in on_the_first if event["event"] == "press"], on_the_first

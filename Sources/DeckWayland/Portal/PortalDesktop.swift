@@ -78,7 +78,7 @@ public final class PortalDesktop: @unchecked Sendable {
             monitors: {
                 try await self.blocking { () throws(ScreenSourceError) in
                     guard let outputs = WaylandOutputs.current(), !outputs.isEmpty else { throw .noDisplay }
-                    return outputs
+                    return WaylandOutputs.placed(outputs, by: SwayIPC.find()?.outputs())
                 }
             },
             // A still screen sends no first frame through some back-ends (xdg-desktop-portal-wlr waits for

@@ -22,6 +22,21 @@ enum WaylandOutputs {
         return Monitor.leftToRight(reader.outputs.compactMap(\.monitor))
     }
 
+    /// The monitors at the places sway gives its outputs (`outputs`: its IPC's answer; nil elsewhere), left to right.
+    /// wlroots tells a Wayland client no output's position (wl_output's geometry says 0, 0), so every monitor was at
+    /// the origin: the pointer of a viewer of a second monitor landed on the first.
+    static func placed(_ monitors: [Monitor], by outputs: [SwayOutput]?) -> [Monitor] {
+        guard let outputs else { return monitors }
+        let places = Dictionary(outputs.map { ($0.name, $0.rect) }, uniquingKeysWith: { first, _ in first })
+        return Monitor.leftToRight(
+            monitors.map { monitor in
+                guard let place = places[monitor.name] else { return monitor }
+                var placed = monitor
+                (placed.frame.x, placed.frame.y) = (place.x, place.y)
+                return placed
+            })
+    }
+
     nonisolated(unsafe) private static let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
         let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
         listener.initialize(
