@@ -2,6 +2,7 @@ import CDeckShim
 import CGio
 import DeckDesktop
 import DeckKit
+import Foundation
 import Testing
 
 @testable import DeckWayland
@@ -71,5 +72,54 @@ struct MutterVirtualLayoutTests {
             printed
                 == "(2, 1, [(0, 0, 1.0, 0, false, [('Meta-0', '1280x720@60.000', {})]), "
                 + "(0, 720, 2.0, 0, false, [('Meta-1', '2388x1668@60.000', {})])], {})")
+    }
+}
+
+/// The made monitor's stream before and after a viewing takes it: frames go nowhere until then, an end seen alone is
+/// told to the viewing that comes (its capture does not start), and nothing goes anywhere after `detach`.
+struct FrameRelayTests {
+    final class Seen: @unchecked Sendable {
+        let lock = NSLock()
+        var frames = 0
+        var ends: [ScreenSourceError] = []
+    }
+
+    static func handlers(_ seen: Seen) -> CaptureHandlers {
+        CaptureHandlers(
+            frame: { _ in seen.lock.withLock { seen.frames += 1 } },
+            ended: { error in seen.lock.withLock { seen.ends.append(error) } })
+    }
+
+    /// One 2×2 picture's pixels for every frame (the relay never reads them).
+    nonisolated(unsafe) static let pixels = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+
+    static func frame() -> CapturedFrame {
+        CapturedFrame(
+            width: 2, height: 2, stride: 8, format: .bgrx, pixels: UnsafeRawPointer(pixels),
+            damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)], capturedAt: 0)
+    }
+
+    @Test func framesGoToTheViewingOnlyWhileItIsAttached() {
+        let relay = FrameRelay()
+        let stream = relay.handlers(ending: {})
+        let seen = Seen()
+        stream.frame(Self.frame())
+        #expect(relay.attach(Self.handlers(seen)) == nil)
+        stream.frame(Self.frame())
+        relay.detach()
+        stream.frame(Self.frame())
+        #expect(seen.frames == 1)
+    }
+
+    @Test func anEndWhileNobodyListensIsToldToTheViewingThatComes() {
+        let relay = FrameRelay()
+        let stopped = Seen()
+        let stream = relay.handlers(ending: { stopped.lock.withLock { stopped.frames += 1 } })
+        stream.ended(.noSuchMonitor)
+        let seen = Seen()
+        #expect(relay.attach(Self.handlers(seen)) == .noSuchMonitor)
+        stream.frame(Self.frame())
+        #expect(seen.frames == 0 && seen.ends.isEmpty)
+        #expect(stopped.frames == 1, "the stream's end stops the session")
     }
 }

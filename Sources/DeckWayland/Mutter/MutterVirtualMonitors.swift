@@ -80,7 +80,8 @@ final class MutterVirtualMonitors: @unchecked Sendable {
         let stream: PipeWireStream
         do {
             stream = try PipeWireStream(
-                node: session.node!, fps: 30, handlers: relay.handlers(session), size: (request.width, request.height))
+                node: session.node!, fps: 30, handlers: relay.handlers(ending: session.stop),
+                size: (request.width, request.height))
         } catch {
             session.stop()
             throw error
@@ -182,7 +183,8 @@ final class MutterVirtualMonitors: @unchecked Sendable {
         -> any ScreenCapture
     {
         guard let made = lock.withLock({ self.made[name] }) else { throw .noSuchMonitor }
-        return MutterVirtualCapture(made: made, desktop: desktop, fps: fps, handlers: handlers)
+        if let ended = made.relay.attach(handlers) { throw ended }
+        return MutterVirtualCapture(made: made, desktop: desktop, fps: fps)
     }
 
     /// Stops the monitor's stream and session and waits (a few seconds at most) for Mutter to drop it.
@@ -205,18 +207,34 @@ final class MutterVirtualMonitors: @unchecked Sendable {
 final class FrameRelay: @unchecked Sendable {
     private let lock = NSLock()
     private var target: CaptureHandlers?
+    /// How the stream ended while nobody listened.
+    private var endedAlone: ScreenSourceError?
 
-    /// The stream's handlers: the stream's end also ends `session` (Mutter keeps nothing running for us).
-    func handlers(_ session: MutterSession) -> CaptureHandlers {
+    /// The stream's handlers; `ending` runs first when the stream ends (it stops the session: Mutter keeps nothing
+    /// running for us).
+    func handlers(ending: @escaping @Sendable () -> Void) -> CaptureHandlers {
         CaptureHandlers(
             frame: { frame in self.lock.withLock { self.target }?.frame(frame) },
             ended: { error in
-                session.stop()
-                self.lock.withLock { self.target }?.ended(error)
+                ending()
+                let target = self.lock.withLock {
+                    if self.target == nil { self.endedAlone = error }
+                    return self.target
+                }
+                target?.ended(error)
             })
     }
 
-    func attach(_ handlers: CaptureHandlers?) { lock.withLock { target = handlers } }
+    /// Frames go to `handlers` from now on; or, when the stream already ended, how (nothing is attached then).
+    func attach(_ handlers: CaptureHandlers) -> ScreenSourceError? {
+        lock.withLock {
+            if endedAlone == nil { target = handlers }
+            return endedAlone
+        }
+    }
+
+    /// No frame goes anywhere any more.
+    func detach() { lock.withLock { target = nil } }
 }
 
 /// A viewing's capture of a made monitor: the stream `create` started, with the session taking input while it runs.
@@ -225,10 +243,10 @@ final class MutterVirtualCapture: ScreenCapture, @unchecked Sendable {
     private let desktop: MutterDesktop
     private let stopped = LockedFlag()
 
-    /// Takes over the running stream; stopping stops it (the monitor goes: the host's `remove` then waits for that).
-    init(made: MutterVirtualMonitors.Made, desktop: MutterDesktop, fps: Int, handlers: CaptureHandlers) {
+    /// Takes over the running stream, whose relay has the viewing's handlers attached; stopping stops it (the monitor
+    /// goes: the host's `remove` then waits for that).
+    init(made: MutterVirtualMonitors.Made, desktop: MutterDesktop, fps: Int) {
         (self.made, self.desktop) = (made, desktop)
-        made.relay.attach(handlers)
         made.stream.setFPS(fps)
         desktop.sessions.started(made.session)
         desktop.clipboard.attach(made.session)
@@ -244,7 +262,7 @@ final class MutterVirtualCapture: ScreenCapture, @unchecked Sendable {
     func stop() {
         guard stopped.set() else { return }
         made.stop()
-        made.relay.attach(nil)
+        made.relay.detach()
         desktop.sessions.ended(made.session)
         desktop.clipboard.detach(made.session)
     }
