@@ -75,8 +75,12 @@ enum FolderFile {
 /// caller waits until the work has made no progress for `timeout` (work that says so through its `Heartbeat`,
 /// such as the digest of a 16 GB recording, may take minutes; a folder that hangs is given up after `timeout`);
 /// the work itself runs on to its end and its result is dropped.
+///
+/// Each piece of work gets a thread of its own rather than a slot in a dispatch queue: libdispatch on Linux
+/// cannot see a worker blocked in a read or a sleep, so a concurrent queue with a few hung workers starts new work
+/// late, and the wait would count that delay against work that has not begun (seen as a timeout of work that
+/// beat every 20 ms while the test process was busy).
 enum FileWork {
-    private static let queue = DispatchQueue(label: "touchdeck.files", qos: .userInitiated, attributes: .concurrent)
 
     /// Why file work gave no answer.
     struct TimedOut: Error, CustomStringConvertible {
@@ -108,7 +112,10 @@ enum FileWork {
         let limit = Double(seconds) + Double(attoseconds) / 1e18
         return try await withCheckedThrowingContinuation { continuation in
             once.set(continuation)
-            queue.async { once.resume(with: Result { try work(heartbeat) }) }
+            let thread = Thread { once.resume(with: Result { try work(heartbeat) }) }
+            thread.name = "touchdeck.files"
+            thread.qualityOfService = .userInitiated
+            thread.start()
             watch(heartbeat, limit: limit, once: once)
         }
     }
