@@ -228,3 +228,27 @@ def test_a_killed_hosts_monitor_goes_with_it_and_doctor_says_extend_is_offered(h
     host.start()
     doctor = host.cli("doctor", check=False)
     assert "extend" in doctor and "offered: a virtual monitor made by Mutter" in doctor, doctor
+
+
+def test_turning_the_device_makes_the_monitor_anew_at_the_new_size(host):
+    async def scenario():
+        device = await viewer(host)
+        before = set(monitors())
+        landscape = await extend(device, {**IPAD, "width": 1280, "height": 800, "scale": 1})
+        wide = {name: m for name, m in monitors().items() if name not in before}
+        # The device turned: it asks again with its new size (PROTOCOL "Extend"), on the same viewing.
+        portrait = await extend(device, {**IPAD, "width": 800, "height": 1280, "scale": 1})
+        tall = {name: m for name, m in monitors().items() if name not in before}
+        await device.send({"type": "stopScreen"})
+        await device.recv_type("screenStopped", timeout=30)
+        gone = all(await asyncio.gather(*(asyncio.to_thread(gone_within, name, 30) for name in tall)))
+        await device.close()
+        return landscape, wide, portrait, tall, gone
+
+    landscape, wide, portrait, tall, gone = run(scenario())
+    assert (landscape["type"], landscape["width"], landscape["height"]) == ("screenStarted", 1280, 800), landscape
+    assert (portrait["type"], portrait["width"], portrait["height"]) == ("screenStarted", 800, 1280), portrait
+    assert [(m["width"], m["height"]) for m in wide.values()] == [(1280, 800)], wide
+    # One made monitor at a time: the landscape one went before the portrait one came.
+    assert [(m["width"], m["height"]) for m in tall.values()] == [(800, 1280)], tall
+    assert gone, monitors()

@@ -105,7 +105,12 @@ extension DeckServer {
         case .joinSound(let ticket, let id): joinSound(ticket, for: id)
         case .setFPS(let stream, let fps): stream.setFPS(fps)
         case .requestKeyframe(let stream): stream.requestKeyframe()
-        case .stopStream(let stream): Task.detached { stream.stop() }
+        case .stopStream(let stream):
+            let earlier = streamsStopped
+            streamsStopped = Task.detached {
+                stream.stop()
+                await earlier?.value
+            }
         case .leaveSound(let sound, let viewer): leave(sound, viewer: viewer)
         case .followClipboard(let ticket): followClipboard(ticket)
         case .stopClipboard(let ticket): stopClipboard(ticket)
@@ -156,11 +161,14 @@ extension DeckServer {
         let (link, log, source, inputUnavailable) = (self.link, self.log, desktop.screen, desktop.inputUnavailable)
         let monitors = desktop.virtualMonitors
         let share = recordingHost.encodes
+        let stopped = streamsStopped
         Task.detached {
             var made: VirtualMonitor?
             do {
                 var source = source
                 if let extend = wanted.extend {
+                    // The stopped streams' monitors leave the lane first (MonitorLane).
+                    await stopped?.value
                     do { made = try await MonitorLane.run { try monitors.create(extend) } } catch {
                         return await self.streamDidNotOpen(serial, error, cannotExtend: true)
                     }

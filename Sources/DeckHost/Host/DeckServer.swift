@@ -46,6 +46,9 @@ public actor DeckServer {
     var viewing = Viewing()
     /// Pointer actions reach the desktop in the order they were decided.
     var pointerLane = SerialLane()
+    /// Done once every stream stopped so far has stopped (and queued its made monitor's removal): Extend waits
+    /// for it, so a device that turned gets its new monitor after the old one is gone, in the old one's place.
+    var streamsStopped: Task<Void, Never>?
     /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
     var authority: AuthorityStatus?
     /// The recording, its folder and fetches in flight (DeckServer+Recording).

@@ -7,7 +7,9 @@ import Foundation
 /// Extend on X11 (DESIGN.md#viewing, PROTOCOL §6 "Extend"): an output that is off and has a CRTC free (a
 /// disconnected connector of a real GPU, or one of the dummy driver's) is given a mode of the device's size and
 /// turned on beside the lit ones, the screen growing to hold it; the capture and XTest then serve it as any monitor.
-/// Taking it away turns it off, puts the other CRTCs and the screen's size back as they were and drops the mode.
+/// Taking it away turns it off and drops the mode; once the last monitor made is gone, the other CRTCs and the
+/// screen's size are put back as they were before the first. (Two can be on for a moment: a device that turned asks
+/// again, and the new monitor may be made before the old one's capture has stopped.)
 ///
 /// What must be put back is written to the record before anything changes, so a host that was killed restores it
 /// at its next start. X11 has no scale per output: the request's scale is ignored and the monitor's pixels are the
@@ -17,14 +19,14 @@ struct X11Monitors: Sendable {
     let display: String?
     let record: VirtualMonitorRecord
 
-    /// What a made monitor changed, kept in the record until it is undone.
+    /// What the made monitors changed, kept in the record until the last of them is gone.
     struct Saved: Codable, Equatable, Sendable {
-        var output: String
-        var mode: String
-        /// The screen's size before (nil: not known, left as it is).
+        /// The screen's size before the first (nil: not known, left as it is).
         var screen: RandRLayout.Screen?
-        /// The CRTCs that were lit before, as they were.
+        /// The CRTCs lit before the first, as they were.
         var crtcs: [RandRLayout.Crtc]
+        /// Each shown output's mode, by the output's name.
+        var modes: [String: String] = [:]
     }
 
     /// The seam's value.
@@ -77,11 +79,15 @@ struct X11Monitors: Sendable {
                     + "\(request.width)x\(request.height) beside the monitors")
         }
         let modeName = "touchdeck-\(request.width)x\(request.height)"
-        let saved = Saved(output: output.name, mode: modeName, screen: layout.screen, crtcs: layout.lit)
         record.update { contents in
+            // The layout before the first monitor still on is what the last removal puts back.
+            let lit = Set(layout.outputs.filter { $0.crtc != 0 }.map(\.name))
+            let earlier = contents.shown.contains(where: lit.contains) ? Self.saved(in: contents) : nil
+            var saved = earlier ?? Saved(screen: layout.screen, crtcs: layout.lit)
+            saved.modes[output.name] = modeName
             if !contents.made.contains(output.name) { contents.made.append(output.name) }
             if !contents.shown.contains(output.name) { contents.shown.append(output.name) }
-            contents.saved = (try? JSONEncoder().encode(saved)).flatMap { String(data: $0, encoding: .utf8) }
+            contents.saved = Self.text(saved)
         }
         let refusal = connection.grabbed {
             turnOn(
@@ -89,11 +95,7 @@ struct X11Monitors: Sendable {
                 named: modeName, in: layout, through: connection)
         }
         if let refusal {
-            _ = restore(saved, on: connection)
-            record.update { contents in
-                contents.shown.removeAll { $0 == output.name }
-                contents.saved = nil
-            }
+            _ = takeAway(output.name, on: connection)
             throw .captureFailed(refusal)
         }
         return VirtualMonitor(
@@ -124,20 +126,14 @@ struct X11Monitors: Sendable {
         return connection.setCrtc(lit).map { "\(output.name) could not be turned on: \($0)" }
     }
 
-    /// Turns the output off and puts everything back; nil when done, else what could not be.
+    /// Turns the output off (and, when it was the last made, puts everything back); nil when done, else what could
+    /// not be.
     func remove(_ name: String) -> String? {
-        let contents = record.load()
-        guard contents.shown.contains(name) else { return nil }
+        guard record.load().shown.contains(name) else { return nil }
         guard let connection = XRandRConnection(name: display) else {
             return "no X display to take \(name) away from (it stays in the record for the next start)"
         }
-        let saved = contents.saved.flatMap { try? JSONDecoder().decode(Saved.self, from: Data($0.utf8)) }
-        let problems = restore(saved ?? Saved(output: name, mode: "", screen: nil, crtcs: []), on: connection)
-        record.update { contents in
-            contents.shown.removeAll { $0 == name }
-            contents.saved = nil
-        }
-        return problems
+        return takeAway(name, on: connection)
     }
 
     /// Takes away what a host that was killed left on.
@@ -149,23 +145,39 @@ struct X11Monitors: Sendable {
             + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 
-    /// Off with the made output, the lit CRTCs back where they were, the screen's size back, the mode dropped; nil
-    /// when all went through, else what did not.
-    private func restore(_ saved: Saved, on connection: XRandRConnection) -> String? {
+    /// Off with the output and its mode; the layout before the first back when no other made monitor is shown.
+    private func takeAway(_ name: String, on connection: XRandRConnection) -> String? {
+        let contents = record.load()
+        var saved = Self.saved(in: contents) ?? Saved(screen: nil, crtcs: [])
+        let last = contents.shown.allSatisfy { $0 == name }
+        let problems = restore(name, mode: saved.modes[name], layout: last ? saved : nil, on: connection)
+        saved.modes[name] = nil
+        record.update { contents in
+            contents.shown.removeAll { $0 == name }
+            contents.saved = contents.shown.isEmpty ? nil : Self.text(saved)
+        }
+        return problems
+    }
+
+    /// Off with the output, the mode dropped, and with `before` the lit CRTCs back where they were and the screen's
+    /// size back; nil when all went through, else what did not.
+    private func restore(
+        _ name: String, mode modeName: String?, layout before: Saved?, on connection: XRandRConnection
+    ) -> String? {
         guard let layout = connection.layout() else { return "the X server's layout could not be read" }
-        let output = layout.outputs.first { $0.name == saved.output }
-        let mode = layout.modes.first { $0.name == saved.mode && !saved.mode.isEmpty }
+        let output = layout.outputs.first { $0.name == name }
+        let mode = layout.modes.first { $0.name == modeName }
         var problems: [String] = []
         connection.grabbed {
             if let output, let crtc = layout.crtcs.first(where: { $0.id == output.crtc }) {
                 var off = crtc
                 (off.x, off.y, off.mode, off.rotation, off.outputs) = (0, 0, 0, UInt16(RR_Rotate_0), [])
-                if let error = connection.setCrtc(off) { problems.append("\(output.name) stays on: \(error)") }
+                if let error = connection.setCrtc(off) { problems.append("\(name) stays on: \(error)") }
             }
-            for crtc in saved.crtcs where layout.crtcs.contains(where: { $0.id == crtc.id && $0 != crtc }) {
+            for crtc in before?.crtcs ?? [] where layout.crtcs.contains(where: { $0.id == crtc.id && $0 != crtc }) {
                 if let error = connection.setCrtc(crtc) { problems.append("a monitor was not put back: \(error)") }
             }
-            if let screen = saved.screen, screen != layout.screen, let error = connection.setScreen(screen) {
+            if let screen = before?.screen, screen != layout.screen, let error = connection.setScreen(screen) {
                 problems.append("the screen's size was not put back: \(error)")
             }
             let listed = output.flatMap { output in mode.map { output.modes.contains($0.id) } } == true
@@ -174,6 +186,14 @@ struct X11Monitors: Sendable {
             }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    private static func saved(in contents: VirtualMonitorRecord.Contents) -> Saved? {
+        contents.saved.flatMap { try? JSONDecoder().decode(Saved.self, from: Data($0.utf8)) }
+    }
+
+    private static func text(_ saved: Saved) -> String? {
+        (try? JSONEncoder().encode(saved)).flatMap { String(data: $0, encoding: .utf8) }
     }
 }
 
