@@ -18,6 +18,8 @@ public final class WlrInput: @unchecked Sendable {
     /// The output layout's box in layout pixels (a scaled output counts its size divided by its scale), read when
     /// the connection opens and at every viewing's start (Extend adds an output): absolute motion is relative to it.
     private var layout = (x: 0, y: 0, width: UInt32(0), height: UInt32(0))
+    /// Each output's place in layout pixels, from sway's IPC with the layout (empty elsewhere).
+    private var places: [PixelRect] = []
     private let started = DispatchTime.now()
 
     /// Input into the compositor at `display` (nil: `$WAYLAND_DISPLAY`).
@@ -44,9 +46,10 @@ public final class WlrInput: @unchecked Sendable {
         InputSink(
             movePointer: { pixel in
                 try await self.run { handle, this in
-                    deck_wlr_pointer_motion_absolute(
-                        handle, this.now, UInt32(clamping: pixel.desktopX - this.layout.x),
-                        UInt32(clamping: pixel.desktopY - this.layout.y), max(1, this.layout.width),
+                    let point = Self.layoutPoint(pixel, places: this.places)
+                    return deck_wlr_pointer_motion_absolute(
+                        handle, this.now, UInt32(clamping: point.x - this.layout.x),
+                        UInt32(clamping: point.y - this.layout.y), max(1, this.layout.width),
                         max(1, this.layout.height))
                 }
             },
@@ -142,11 +145,26 @@ public final class WlrInput: @unchecked Sendable {
         return opened
     }
 
+    /// The pixel in layout pixels. A monitor the portal desktop lists has its own pixels, which a scaled output has
+    /// more of than layout pixels (2880×1800 at scale 2 covers 1440×900): scaled to the output sway places at the
+    /// monitor's origin. Extend's pointer area is in layout pixels already, so the same as its output's place.
+    static func layoutPoint(_ pixel: MonitorPixel, places: [PixelRect]) -> (x: Int, y: Int) {
+        let monitor = pixel.monitor
+        guard monitor.width > 0, monitor.height > 0,
+            let place = places.first(where: { Double($0.x) == monitor.minX && Double($0.y) == monitor.minY })
+        else { return (pixel.desktopX, pixel.desktopY) }
+        return (
+            place.x + Int(Double(pixel.x) * Double(place.width) / monitor.width),
+            place.y + Int(Double(pixel.y) * Double(place.height) / monitor.height)
+        )
+    }
+
     /// On the queue: the box around every output, in layout pixels. wlroots tells a Wayland client no output's
     /// position (wl_output's geometry says 0, 0), so sway's IPC gives the rectangles where it answers.
     private func readLayout() {
+        let sway = Self.swayLayout()
         let frames =
-            Self.swayLayout()
+            sway
             ?? (WaylandOutputs.current(display: displayName) ?? []).map { monitor in
                 let scale = max(monitor.scale, 1)
                 return (
@@ -155,6 +173,9 @@ public final class WlrInput: @unchecked Sendable {
                     bottom: monitor.frame.y + Int((Double(monitor.frame.height) / scale).rounded())
                 )
             }
+        places = (sway ?? []).map {
+            PixelRect(x: $0.x, y: $0.y, width: $0.right - $0.x, height: $0.bottom - $0.y)
+        }
         let (left, top) = (frames.map(\.x).min() ?? 0, frames.map(\.y).min() ?? 0)
         layout = (
             left, top, UInt32(clamping: (frames.map(\.right).max() ?? 0) - left),
