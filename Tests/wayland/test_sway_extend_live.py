@@ -84,9 +84,16 @@ def chooser():
 
 
 @pytest.fixture(scope="module")
-def state(tmp_path_factory):
-    # One state folder for every host of this file, as a user has: a parked output is re-used, not made again.
-    return tmp_path_factory.mktemp("state")
+def state():
+    return sway_state()
+
+
+def sway_state():
+    """One state folder for every host on this sway, as a user has: a parked output is re-used, not made again (a
+    host with a folder of its own would take an earlier host's parked output for a monitor of the computer's)."""
+    folder = pathlib.Path(os.environ["TOUCHDECK_SWAY_PICK"]).parent / "host-state"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @pytest.fixture
