@@ -14,7 +14,7 @@ RELEASE := $(SWIFT) build -c release --product touchdeck --static-swift-stdlib
 # build the release binary first.
 INSTALL_BIN = $(or $(TOUCHDECK_BIN),.build/release/touchdeck)
 
-.PHONY: run test bench fuzz build build-release install uninstall deb test-format test-swift test-js test-js-node18 test-py test-py-shared test-py-alone test-release clean
+.PHONY: run test bench fuzz build build-release install uninstall deb test-format test-swift test-js test-js-node18 test-py test-release clean
 
 run: build-release
 	scripts/run-host $(ARGS)
@@ -39,10 +39,8 @@ deb: $(if $(TOUCHDECK_BIN),,build-release)
 # The release build runs beside the Python suites at the lowest priority (scripts/alongside), so the release
 # test finds it built instead of waiting for it; `make test-release` alone builds it in the foreground. Either
 # way its output is kept in .build/release-build.log, which scripts/check-build-log reads.
-# The suites that measure time run after that build has ended (test-py-alone), with nothing beside them.
 test: build test-format test-swift test-js
-	scripts/alongside .build/release-build.log $(RELEASE) -- $(MAKE) test-py-shared
-	$(MAKE) test-py-alone
+	scripts/alongside .build/release-build.log $(RELEASE) -- $(MAKE) test-py
 	$(MAKE) test-release RELEASE_BUILT=1
 
 # The code's form: swift-format's own lint with the project's .swift-format (120 columns), and no citation of a
@@ -76,24 +74,19 @@ test-release:
 test-js-node18:
 	scripts/with-debian-node node --test Web/test/
 
-# The Python suites in two phases (Tests/README.md, "Two at a time"). test-py-shared: the X11 protocol and host
-# suites beside the browser suites (in two halves of about the same length), each on a display and sound server of
-# its own, then the Wayland and Xorg harnesses one after another; test-py-alone: with nothing beside them, the
-# suites that measure time.
-test-py: test-py-shared test-py-alone
-
-test-py-shared:
+# The X11 suites in two phases (Tests/README.md, "Two at a time"): the protocol and host suites beside the browser
+# suites (in two halves of about the same length), each on a display and sound server of its own; then, with
+# nothing beside them, those that measure time.
+test-py:
 	scripts/side-by-side "scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/interop Tests/live" \
 		"scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/browser/test_[a-g]*.py" \
 		"scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/browser/test_[h-z]*.py"
+	scripts/with-desktop $(PY) -m pytest -q --phase alone Tests/interop Tests/live Tests/browser
 	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
 	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
 	scripts/with-sway $(PY) -m pytest -q Tests/wayland
 	SWAY_SIZE="1280x720 800x600" scripts/with-sway $(PY) -m pytest -q Tests/wayland/test_sway_portal_monitors_live.py
 	scripts/with-xorg-dummy $(PY) -m pytest -q Tests/xorg
-
-test-py-alone:
-	scripts/with-desktop $(PY) -m pytest -q --phase alone Tests/interop Tests/live Tests/browser
 
 fuzz:
 	scripts/fuzz $(ARGS)
