@@ -74,14 +74,8 @@ test-release:
 test-js-node18:
 	scripts/with-debian-node node --test Web/test/
 
-# The X11 suites in two phases (Tests/README.md, "Two at a time"): the protocol and host suites beside the browser
-# suites (in two halves of about the same length), each on a display and sound server of its own; then, with
-# nothing beside them, those that measure time.
 test-py:
-	scripts/side-by-side "scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/interop Tests/live" \
-		"scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/browser/test_[a-g]*.py" \
-		"scripts/with-desktop $(PY) -m pytest -q --phase shared Tests/browser/test_[h-z]*.py"
-	scripts/with-desktop $(PY) -m pytest -q --phase alone Tests/interop Tests/live Tests/browser
+	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
 	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
 	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
 	scripts/with-sway $(PY) -m pytest -q Tests/wayland
