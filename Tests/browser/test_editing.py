@@ -21,11 +21,15 @@ def stored_labels(host, page=0):
 
 
 def set_keys(driver, labels):
+    drawn = "return Number(document.querySelector('#pages').dataset.layouts || 0)"
     for index, label in enumerate(labels):
+        before = driver.execute_script(drawn)
         driver.execute_script(
             "window.touchdeck.send({type: 'setButton', page: 0, index: arguments[0], button: arguments[1]})",
             index, {"label": label, "kind": "command", "command": "true"})
-    wait(driver, lambda d: key_label(d, 0, len(labels) - 1) == labels[-1], what="the keys")
+        # Each key drawn before the next is sent: no layout arrives later to redraw a key the test holds.
+        wait(driver, lambda d: d.execute_script(drawn) > before and key_label(d, 0, index) == label,
+             what=f"the key {label}")
 
 
 def drag(driver, source, target, screenshot=None, via_edge=None):
