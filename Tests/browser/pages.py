@@ -45,10 +45,14 @@ def pair(browser, host, screenshot=None):
     wait_layout(driver)
 
 
+def layouts_drawn(driver):
+    """How many layouts the deck has drawn (each draw replaces every key element)."""
+    return driver.execute_script("return Number(document.querySelector('#pages').dataset.layouts || 0)")
+
+
 def wait_layout(driver):
     """Waits until the deck shows the host's layout (keys found before it would be replaced)."""
-    wait(driver, lambda d: d.execute_script("return Number(document.querySelector('#pages').dataset.layouts || 0)") > 0,
-         what="the host's layout")
+    wait(driver, lambda d: layouts_drawn(d) > 0, what="the host's layout")
 
 
 def key(driver, page, index):

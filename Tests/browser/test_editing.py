@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from pages import key, key_label, long_press, pair, strip_at_rest, tap, wait
+from pages import key, key_label, layouts_drawn, long_press, pair, strip_at_rest, tap, wait
 from test_key_kinds import sized
 
 # The phone first: it leaves its three keys, which the iPad run sets again in the same slots.
@@ -21,14 +21,13 @@ def stored_labels(host, page=0):
 
 
 def set_keys(driver, labels):
-    drawn = "return Number(document.querySelector('#pages').dataset.layouts || 0)"
     for index, label in enumerate(labels):
-        before = driver.execute_script(drawn)
+        before = layouts_drawn(driver)
         driver.execute_script(
             "window.touchdeck.send({type: 'setButton', page: 0, index: arguments[0], button: arguments[1]})",
             index, {"label": label, "kind": "command", "command": "true"})
         # Each key drawn before the next is sent: no layout arrives later to redraw a key the test holds.
-        wait(driver, lambda d: d.execute_script(drawn) > before and key_label(d, 0, index) == label,
+        wait(driver, lambda d: layouts_drawn(d) > before and key_label(d, 0, index) == label,
              what=f"the key {label}")
 
 

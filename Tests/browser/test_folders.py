@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from pages import choose_kind, fill, key, key_label, pair, save, tap, wait
+from pages import choose_kind, fill, key, key_label, layouts_drawn, pair, save, tap, wait
 from test_key_kinds import clear_deck, sized, stored
 
 IPAD = (1194, 834)
@@ -113,14 +113,13 @@ def test_no_folder_is_offered_four_folders_deep(host, browsers):
     pair(browser, host)
     clear_deck(driver)
     path = []
-    drawn = "return Number(document.querySelector('#pages').dataset.layouts || 0)"
     for level in range(1, 5):
-        before = driver.execute_script(drawn)
+        before = layouts_drawn(driver)
         send(driver, {"type": "setButton", "page": 0, "index": 1, "button": {"label": f"F{level}", "kind": "folder"},
                       **({"path": path} if path else {})})
         path = path + [{"page": 0, "index": 1}]
         # Each change drawn before the next is sent: no layout arrives later to redraw the key being tapped.
-        wait(driver, lambda d: d.execute_script(drawn) > before, what=f"the layout with F{level}")
+        wait(driver, lambda d: layouts_drawn(d) > before, what=f"the layout with F{level}")
     for level in range(1, 5):
         wait(driver, lambda d: key_label(d, 0, 1) == f"F{level}", what=f"folder F{level}")
         tap(driver, key(driver, 0, 1))
