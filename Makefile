@@ -75,10 +75,10 @@ test-js-node18:
 	scripts/with-debian-node node --test Web/test/
 
 test-py:
-	scripts/with-desktop $(PY) -m pytest -q Tests/interop Tests/live Tests/browser
-	scripts/with-mutter $(PY) -m pytest -q Tests/wayland
+	scripts/with-desktop $(PY) -m pytest -q --durations=30 Tests/interop Tests/live Tests/browser
+	scripts/with-mutter $(PY) -m pytest -q --durations=10 Tests/wayland
 	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
-	scripts/with-sway $(PY) -m pytest -q Tests/wayland
+	scripts/with-sway $(PY) -m pytest -q --durations=10 Tests/wayland
 	SWAY_SIZE="1280x720 800x600" scripts/with-sway $(PY) -m pytest -q Tests/wayland/test_sway_portal_monitors_live.py
 	scripts/with-xorg-dummy $(PY) -m pytest -q Tests/xorg
 
