@@ -14,18 +14,39 @@ import Testing
         return AddressBudget(limits: limits)
     }
 
-    @Test func aBurstPassesThenReadingPausesUntilTheDeficitIsRefilled() {
+    /// The pause lasts until the deficit is refilled and a quarter second's budget (here 250 bytes) more.
+    @Test func aBurstPassesThenReadingPausesUntilTheDeficitAndAQuarterSecondAreRefilled() {
         var budget = budget
         #expect(budget.charge(1500, from: "a", now: start) == nil)
         #expect(budget.charge(500, from: "a", now: start) == nil, "exactly the burst")
-        #expect(budget.charge(250, from: "a", now: start) == .milliseconds(250))
-        #expect(budget.charge(100, from: "a", now: start + .milliseconds(250)) == .milliseconds(100))
+        #expect(budget.charge(250, from: "a", now: start) == .milliseconds(500))
+        #expect(budget.charge(100, from: "a", now: start + .milliseconds(500)) == nil, "a quarter second to spend")
+        #expect(budget.charge(200, from: "a", now: start + .milliseconds(500)) == .milliseconds(300))
         #expect(budget.charge(100, from: "a", now: start + .seconds(3)) == nil, "refilled meanwhile")
+    }
+
+    /// A stranger that sends as fast as it may, read 4 KiB at a time as lws does, is paused and resumed about four
+    /// times a second (it was 32 times, one wake-up of the service thread per read), and gets its budget.
+    @Test func aStrangerKeptAtItsBudgetIsResumedFourTimesASecond() {
+        var budget = AddressBudget(limits: FrontDoorLimits())
+        var now = start
+        var read = 0
+        var pauses = 0
+        while now < start + .seconds(10) {
+            read += 4096
+            if let pause = budget.charge(4096, from: "a", now: now) {
+                pauses += 1
+                now += pause
+            }
+        }
+        #expect(pauses <= 41, "\(pauses) pauses in 10 s")
+        #expect(read >= 128 * 1024 + 9 * 128 * 1024, "\(read) bytes read in 10 s")
+        #expect(read <= 128 * 1024 + 11 * 128 * 1024, "\(read) bytes read in 10 s")
     }
 
     @Test func addressesHaveTheirOwnBudgets() {
         var budget = budget
-        #expect(budget.charge(2500, from: "a", now: start) == .milliseconds(500))
+        #expect(budget.charge(2500, from: "a", now: start) == .milliseconds(750))
         #expect(budget.charge(2000, from: "b", now: start) == nil)
     }
 
@@ -48,7 +69,7 @@ import Testing
         var budget = AddressBudget(limits: FrontDoorLimits())
         #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
         #expect(budget.charge(64 * 1024, from: "a", now: start) == nil)
-        #expect(budget.charge(64 * 1024, from: "a", now: start) == .milliseconds(500))
+        #expect(budget.charge(64 * 1024, from: "a", now: start) == .milliseconds(750))
     }
 }
 
