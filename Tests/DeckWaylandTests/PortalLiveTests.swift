@@ -52,6 +52,41 @@ struct PortalLiveTests {
         #expect(token.load() != nil)
     }
 
+    /// A cast of an output where nothing changes sends no picture (xdg-desktop-portal-wlr copies only a damaged
+    /// output; the second start above needs a new window for its first). Given a still source, the stream shows the
+    /// screencopy of the output instead, the pattern where it is, within a second.
+    @Test func aStillOutputIsShownFromItsScreencopyUntilTheCastSendsAPicture() async throws {
+        let client = try GTKClient.start()
+        defer { client.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("touchdeck-still-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = PortalRestoreToken(directory: folder)
+        // A first cast takes the window's paint, so the output has nothing new for the next.
+        let painted = FrameRecorder()
+        let first = try await offThePool {
+            try PortalCapture(bus: SessionBus(), token: token, fps: 30, handlers: painted.handlers)
+        }
+        _ = try await offThePool { painted.waitForFrame(seconds: 10) }
+        try await Task.sleep(for: .seconds(1))  // the window's last paints
+        first.stop()
+
+        #expect(StillPicture(output: "HEADLESS-9") == nil, "an output sway does not have")
+        let monitor = try #require(WaylandOutputs.current()?.first { $0.name == "HEADLESS-1" })
+        let recorder = FrameRecorder()
+        let still = try await offThePool {
+            try PortalCapture(
+                bus: SessionBus(), token: token, fps: 30, handlers: recorder.handlers,
+                still: { PortalDesktop.still(of: monitor) })
+        }
+        let frame = try await offThePool { recorder.waitForFrame(seconds: 5) }
+        still.stop()
+        #expect(frame.map { [$0.width, $0.height] } == [1280, 720])
+        for (x, y) in [(40, 40), (1000, 120), (600, 680)] {
+            #expect(frame?.pixel(x, y) == MutterLiveTests.patternBGR(x: x, y: y), "pixel \(x),\(y)")
+        }
+    }
+
     // MARK: wlroots' virtual pointer and keyboard (WlrInput), into the GTK client under sway.
 
     @Test func theVirtualPointerLandsExactlyAndTheVirtualKeyboardTypesAnyCharacter() async throws {

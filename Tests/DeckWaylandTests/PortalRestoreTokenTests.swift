@@ -48,4 +48,23 @@ struct PortalRestoreTokenTests {
         #expect(!PortalCapture.fits(small, width: 1280, height: 720))
         #expect(!PortalCapture.fits(tablet, width: 1280, height: 720))
     }
+
+    /// A still picture (a screencopy) stands in for a cast's first only when the cast can show no other output: no
+    /// other output has a size `fits` would take for the asked one.
+    @Test func aStillIsTakenOnlyWhenNoOtherOutputCouldBeTheStream() {
+        func output(_ name: String, _ width: Int, _ height: Int, scale: Double = 1) -> Monitor {
+            Monitor(id: 0, name: name, frame: PixelRect(x: 0, y: 0, width: width, height: height), scale: scale)
+        }
+        let main = output("DP-1", 1920, 1080)
+        #expect(PortalDesktop.onlyOutputOfItsSize(main, among: [main, output("DP-2", 1280, 1024)]))
+        #expect(PortalDesktop.onlyOutputOfItsSize(main, among: [main]))
+        #expect(!PortalDesktop.onlyOutputOfItsSize(main, among: [main, output("DP-2", 1920, 1080)]), "the same size")
+        #expect(!PortalDesktop.onlyOutputOfItsSize(main, among: [main, output("DP-2", 1080, 1920)]), "turned")
+        #expect(
+            !PortalDesktop.onlyOutputOfItsSize(main, among: [main, output("DP-2", 3840, 2160, scale: 2)]),
+            "a scaled output whose layout size is the asked monitor's pixels")
+        let scaled = output("eDP-1", 2880, 1800, scale: 2)
+        #expect(!PortalDesktop.onlyOutputOfItsSize(scaled, among: [scaled, output("HDMI-1", 1440, 900)]), "its layout")
+        #expect(PortalDesktop.onlyOutputOfItsSize(scaled, among: [scaled, output("HDMI-1", 1920, 1200)]))
+    }
 }

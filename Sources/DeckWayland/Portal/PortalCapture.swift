@@ -12,10 +12,11 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
     /// Starts a session of `kind` with the saved token (the user is asked only without a valid one) and its
     /// stream; `started` and `ended` hear of the session (the desktop's input goes through it meanwhile). With
     /// `monitor`, a stream of another size is refused (the user chose another monitor in the portal's chooser) and
-    /// its token is not kept.
+    /// its token is not kept. `still`: a picture of the monitor taken another way, shown until the stream's first
+    /// (`PipeWireStream`).
     init(
         bus: SessionBus, kind: PortalSession.Kind = .screenCast, token: PortalRestoreToken, monitor: Monitor? = nil,
-        fps: Int, handlers: CaptureHandlers,
+        fps: Int, handlers: CaptureHandlers, still: (@Sendable () -> StillPicture?)? = nil,
         started: @Sendable (PortalSession) -> Void = { _ in },
         ended: @escaping @Sendable (PortalSession) -> Void = { _ in }
     ) throws(ScreenSourceError) {
@@ -39,7 +40,7 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
             let remote: Int32
             do { remote = try session.openRemote() } catch { throw Self.screenError(error) }
             guard let node = session.stream?.node else { throw .captureFailed("the portal started no stream") }
-            stream = try PipeWireStream(node: node, fps: fps, handlers: streamEnded, remote: remote)
+            stream = try PipeWireStream(node: node, fps: fps, handlers: streamEnded, remote: remote, still: still)
         } catch {
             session.close()
             throw error

@@ -5,12 +5,16 @@ extension PortalDesktop {
     /// The capture of a monitor made for Extend: a screen cast of its own whose restore token is kept apart
     /// (`portal-extend-restore-token`), so the computer's user picks the new output once in the portal's chooser and
     /// the token of the usual viewing keeps its own monitor. A chooser answer of another size than the made monitor
-    /// is refused, as for a real monitor.
+    /// is refused, as for a real monitor. Until the cast's first picture the new monitor is shown from a screencopy
+    /// of its output (`StillPicture`): xdg-desktop-portal-wlr sends none until something changes there, and a new
+    /// monitor is empty.
     var extendCapture: StartCapture {
         let token = extendToken
         return { monitor, fps, handlers in
-            try PortalCapture(
+            let output = monitor.name
+            return try PortalCapture(
                 bus: try Self.bus(), kind: .screenCast, token: token, monitor: monitor, fps: fps, handlers: handlers,
+                still: { StillPicture(output: output) },
                 started: { session in self.sessions.started(session) },
                 ended: { session in self.sessions.ended(session) })
         }

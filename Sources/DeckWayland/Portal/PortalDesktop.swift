@@ -62,13 +62,42 @@ public final class PortalDesktop: @unchecked Sendable {
     /// Whether the portal keeps the user's approval (a restore token) between sessions.
     var persists: Bool { (remoteDesktop ?? 2) >= 2 }
 
+    /// A screencopy of `monitor` for a cast that has sent no picture yet (`StillPicture`; wlroots only), when no
+    /// other output has a size the cast's stream could also have: then the output the portal streams can only be
+    /// this one (`PortalCapture.fits`), and the still shows nothing the user did not choose to share.
+    static func still(of monitor: Monitor) -> StillPicture? {
+        guard let outputs = WaylandOutputs.current(), onlyOutputOfItsSize(monitor, among: outputs) else { return nil }
+        return StillPicture(output: monitor.name)
+    }
+
+    /// Whether no other output of `outputs` could be streamed as `monitor` (its pixels or layout size, either way
+    /// round: what `PortalCapture.fits` accepts).
+    static func onlyOutputOfItsSize(_ monitor: Monitor, among outputs: [Monitor]) -> Bool {
+        !outputs.contains {
+            $0.name != monitor.name
+                && ([($0.frame.width, $0.frame.height)] + Self.layoutSize($0)).contains { size in
+                    PortalCapture.fits(monitor, width: size.0, height: size.1)
+                }
+        }
+    }
+
+    private static func layoutSize(_ output: Monitor) -> [(Int, Int)] {
+        guard output.scale > 1 else { return [] }
+        return [
+            (
+                Int((Double(output.frame.width) / output.scale).rounded()),
+                Int((Double(output.frame.height) / output.scale).rounded())
+            )
+        ]
+    }
+
     public var screen: ScreenSource {
         let token = token
         let kind = kind(monitor: true)
         let start: StartCapture = { monitor, fps, handlers in
             try PortalCapture(
                 bus: try Self.bus(), kind: kind, token: token.forMonitor(monitor.name), monitor: monitor, fps: fps,
-                handlers: handlers,
+                handlers: handlers, still: { Self.still(of: monitor) },
                 started: { session in self.sessions.started(session) },
                 ended: { session in self.sessions.ended(session) })
         }
@@ -81,9 +110,10 @@ public final class PortalDesktop: @unchecked Sendable {
                     return WaylandOutputs.placed(outputs, by: SwayIPC.find()?.outputs())
                 }
             },
-            // A still screen sends no first frame through some back-ends (xdg-desktop-portal-wlr waits for
-            // damage): a thumbnail waits 3 s at most, then the display is listed without one. Before the user
-            // first approved there is no thumbnail at all: listing must not put a dialog on the computer's screen.
+            // A still screen sends no first frame through xdg-desktop-portal-wlr (it waits for damage): there the
+            // capture shows a screencopy instead (`still(of:)`); elsewhere a thumbnail waits 3 s at most, then the
+            // display is listed without one. Before the user first approved there is no thumbnail at all: listing
+            // must not put a dialog on the computer's screen.
             grab: { monitor in
                 try await self.blocking { () throws(ScreenSourceError) in
                     guard persists, token.forMonitor(monitor.name).load() != nil else {

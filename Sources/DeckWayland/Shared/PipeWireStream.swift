@@ -13,7 +13,9 @@ import Foundation
 /// one is lost (Mutter drops a paint that comes within its frame interval of a cursor-only buffer, which happens
 /// on a loaded machine) a still screen would never be seen. So until the first picture arrives the stream asks
 /// again (`askAgain`, 1 s after streaming starts, then backing off to 3 s: the first picture takes 0.3 s on a
-/// loaded machine, and asking sooner would only push it back).
+/// loaded machine, and asking sooner would only push it back). A stream given a `still` source (Extend on
+/// wlroots: xdg-desktop-portal-wlr copies only a damaged output) also shows that one picture when none has come
+/// 0.25 s after streaming started, until the stream's first.
 ///
 /// `@unchecked Sendable`: every mutable field is touched only with the thread loop's lock held (PipeWire calls
 /// the stream events with it held, and the public methods take it), so they run one at a time.
@@ -30,6 +32,11 @@ final class PipeWireStream: @unchecked Sendable {
     private var askAgainAfter = PipeWireStream.firstAsk
     /// Pictures to treat as lost (tests of asking again).
     private var losesPictures: Int
+    /// Where a picture comes from while the stream has sent none (nil: wait for the stream's).
+    private let still: (@Sendable () -> StillPicture?)?
+    /// The still picture shown until the stream's first; taken once per stream.
+    private var shownStill: StillPicture?
+    private var stillAsked = false
     private let events = UnsafeMutablePointer<pw_stream_events>.allocate(capacity: 1)
     private let hook = UnsafeMutablePointer<spa_hook>.allocate(capacity: 1)
     private var pacing: FramePacing
@@ -49,13 +56,15 @@ final class PipeWireStream: @unchecked Sendable {
     /// Connects to PipeWire — through `remote` when given (the ScreenCast portal's OpenPipeWireRemote, which this
     /// takes over and closes), else `$PIPEWIRE_REMOTE` or the user's default — and to `node`; frames follow on
     /// PipeWire's thread. Throws `noDisplay` when PipeWire cannot be reached. `size`: offer exactly that size (a
-    /// producer that sizes itself by its consumer, Mutter's RecordVirtual); nil: any size.
+    /// producer that sizes itself by its consumer, Mutter's RecordVirtual); nil: any size. `still`: a picture of
+    /// the same monitor taken another way, shown when the stream sends none at first.
     init(
         node: UInt32, fps: Int, handlers: CaptureHandlers, remote: Int32? = nil, losesPictures: Int = 0,
-        size: (width: Int, height: Int)? = nil
+        size: (width: Int, height: Int)? = nil, still: (@Sendable () -> StillPicture?)? = nil
     ) throws(ScreenSourceError) {
         _ = Self.initialized
         self.losesPictures = losesPictures
+        self.still = still
         var remote = remote
         defer { if let remote { close(remote) } }  // still ours only when connecting never took it
         self.handlers = handlers
@@ -150,6 +159,7 @@ final class PipeWireStream: @unchecked Sendable {
         case PW_STREAM_STATE_UNCONNECTED: end(.noSuchMonitor)
         case PW_STREAM_STATE_STREAMING where held == nil:
             deck_pw_timer_arm(loop, firstPictureTimer, askAgainAfter)
+            takeStillSoon()
         default: break
         }
     }
@@ -165,6 +175,41 @@ final class PipeWireStream: @unchecked Sendable {
         _ = pw_stream_set_active(stream, true)
         askAgainAfter = min(askAgainAfter * 2, Self.lastAsk)
         deck_pw_timer_arm(loop, firstPictureTimer, askAgainAfter)
+    }
+
+    /// A still picture 0.25 s from now unless the stream has sent one by then, taken on a thread of its own (the
+    /// copy waits on the compositor, up to 1 s) and shown on PipeWire's thread if the stream still has sent none.
+    private func takeStillSoon() {
+        guard let still, !stillAsked else { return }
+        stillAsked = true
+        Thread.detachNewThread { [weak self] in
+            Thread.sleep(forTimeInterval: 0.25)
+            guard let self, self.waitsForAPicture else { return }
+            let picture = still()
+            self.lockedWhileAlive { me in
+                guard let picture, me.held == nil, !me.finished, picture.width == me.size.width,
+                    picture.height == me.size.height
+                else { return }
+                me.shownStill = picture
+                me.pacing.frameWaiting()
+                me.act()
+            }
+        }
+    }
+
+    /// Whether the stream has sent no picture yet (from any thread).
+    private var waitsForAPicture: Bool {
+        var waits = false
+        lockedWhileAlive { waits = $0.held == nil && !$0.finished }
+        return waits
+    }
+
+    /// `body` with the loop locked, unless `stop` has freed the loop (from a thread of the stream's own).
+    private func lockedWhileAlive(_ body: (PipeWireStream) -> Void) {
+        life.lock()
+        defer { life.unlock() }
+        guard !tornDown else { return }
+        locked(body)
     }
 
     /// PipeWire takes its buffers back when the stream leaves (or renegotiates): the held one must not be used
@@ -225,6 +270,7 @@ final class PipeWireStream: @unchecked Sendable {
         }
         if let held { pw_stream_queue_buffer(stream, held) }
         held = newest
+        shownStill = nil
         pacing.frameWaiting()
         act()
     }
@@ -247,7 +293,10 @@ final class PipeWireStream: @unchecked Sendable {
     }
 
     private func deliver() {
-        guard let held else { return }
+        guard let held else {
+            if let shownStill { handlers.frame(shownStill.frame) }
+            return
+        }
         let data = held.pointee.buffer.pointee.datas.pointee
         let chunk = data.chunk.pointee
         let (width, height, format) = size
@@ -285,7 +334,7 @@ final class PipeWireStream: @unchecked Sendable {
     func refresh() {
         locked { me in
             // No picture yet: the first-picture timer asks (asking on every keep-alive would push it back).
-            guard me.held != nil, !me.finished else { return }
+            guard me.held != nil || me.shownStill != nil, !me.finished else { return }
             me.pacing.frameWaiting()
             deck_pw_timer_arm(me.loop, me.timer, 1)
         }
