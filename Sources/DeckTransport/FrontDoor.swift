@@ -19,13 +19,16 @@ public struct FrontDoorLimits: Equatable, Sendable {
     public var bytesPerSecond: Int = 128 * 1024
     /// What one address may send at once before `bytesPerSecond` applies: two messages of the largest size.
     public var burstBytes: Int = 128 * 1024
+    /// What an overspent address's bucket holds again before its paused strangers are read again (nil: a quarter
+    /// second of `bytesPerSecond`; see `AddressBudget.charge`). `make bench` sets 1 to measure the old rule.
+    public var resumeBytes: Int?
 
     /// The limits of DESIGN.md#transport.
     public init() {}
 
-    /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5,bytesPerSecond=4096` (any subset,
-    /// `grace` in seconds): live tests use it so a 30 s deadline need not be played out in full. Unknown keys
-    /// and values that are not positive numbers are ignored.
+    /// Test-only override, e.g. `grace=2,message=1024,perAddress=3,total=5,bytesPerSecond=4096,resumeBytes=1` (any
+    /// subset, `grace` in seconds): live tests use it so a 30 s deadline need not be played out in full. Unknown
+    /// keys and values that are not positive numbers are ignored.
     public init(overrides: String) {
         for pair in overrides.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -36,6 +39,7 @@ public struct FrontDoorLimits: Equatable, Sendable {
             case "perAddress": perAddress = Int(value)
             case "total": total = Int(value)
             case "bytesPerSecond": bytesPerSecond = Int(value)
+            case "resumeBytes": resumeBytes = Int(value)
             default: continue
             }
         }
@@ -92,9 +96,9 @@ struct AddressBudget: Equatable {
         return .milliseconds(Int((owed / Double(limits.bytesPerSecond) * 1000).rounded(.up)))
     }
 
-    /// What an address's bucket holds again when a paused connection is read again: a quarter second's budget,
-    /// at most the burst.
-    var resumeBytes: Int { min(limits.bytesPerSecond / 4, limits.burstBytes) }
+    /// What an address's bucket holds again when a paused connection is read again: a quarter second's budget
+    /// unless the limits say otherwise, at most the burst.
+    var resumeBytes: Int { min(limits.resumeBytes ?? limits.bytesPerSecond / 4, limits.burstBytes) }
 
     /// Addresses whose bucket is tracked (for tests).
     var tracked: Set<String> { Set(buckets.keys) }

@@ -28,20 +28,29 @@ import Testing
     /// A stranger that sends as fast as it may, read 4 KiB at a time as lws does, is paused and resumed about four
     /// times a second (it was 32 times, one wake-up of the service thread per read), and gets its budget.
     @Test func aStrangerKeptAtItsBudgetIsResumedFourTimesASecond() {
-        var budget = AddressBudget(limits: FrontDoorLimits())
+        let (pauses, read) = flood(FrontDoorLimits(), seconds: 10)
+        #expect(pauses <= 41, "\(pauses) pauses in 10 s")
+        #expect(read >= 128 * 1024 + 9 * 128 * 1024, "\(read) bytes read in 10 s")
+        #expect(read <= 128 * 1024 + 11 * 128 * 1024, "\(read) bytes read in 10 s")
+        // The old rule (read again as soon as the deficit is refilled), which `make bench` measures beside it.
+        let (old, _) = flood(FrontDoorLimits(overrides: "resumeBytes=1"), seconds: 10)
+        #expect(old >= 300, "\(old) pauses in 10 s")
+    }
+
+    /// Pauses and bytes read in `seconds` of a stranger read 4 KiB at a time whenever it is not paused.
+    private func flood(_ limits: FrontDoorLimits, seconds: Int) -> (pauses: Int, read: Int) {
+        var budget = AddressBudget(limits: limits)
         var now = start
         var read = 0
         var pauses = 0
-        while now < start + .seconds(10) {
+        while now < start + .seconds(seconds) {
             read += 4096
             if let pause = budget.charge(4096, from: "a", now: now) {
                 pauses += 1
                 now += pause
             }
         }
-        #expect(pauses <= 41, "\(pauses) pauses in 10 s")
-        #expect(read >= 128 * 1024 + 9 * 128 * 1024, "\(read) bytes read in 10 s")
-        #expect(read <= 128 * 1024 + 11 * 128 * 1024, "\(read) bytes read in 10 s")
+        return (pauses, read)
     }
 
     @Test func addressesHaveTheirOwnBudgets() {

@@ -5,7 +5,9 @@ from a `pactl` volume change to all 20 devices. Each is printed as a ratio again
 the same run: an unsealed WebSocket echo round trip on loopback with the same client library (`websockets`),
 `$SHELL -ic true` started directly, and `pactl subscribe` seeing the same change. The front door: presses while
 64 strangers hold waiting sockets and while two strangers send 64 KiB hellos in a loop, each against the same
-presses with nobody at the door, measured just before (DESIGN.md#transport; goal: p99 within 2x)."""
+presses with nobody at the door, measured just before (DESIGN.md#transport; goal: p99 within 2x); the flood also
+against a second host that reads a paused stranger again as soon as its deficit is refilled (the rule before issue
+27's change: `resumeBytes=1`)."""
 
 import asyncio
 import os
@@ -23,7 +25,7 @@ os.environ.setdefault("TOUCHDECK_BIN", str(HERE.parents[1] / ".build" / "release
 import websockets  # noqa: E402
 from daemon import Daemon  # noqa: E402
 from touchdeck.client import DeckClient  # noqa: E402
-from strangers import close_all, loopback, open_strangers, spread  # noqa: E402
+from strangers import FRONT_DOOR_ENV, close_all, loopback, open_strangers, spread  # noqa: E402
 
 DEVICES = 20
 PRESSES = 2000
@@ -155,14 +157,9 @@ async def edit_fan_out(devices):
     return samples
 
 
-async def front_door(host, devices):
-    """Presses while 64 strangers hold waiting connections (8 addresses × 8), and while two strangers send
-    64 KiB hellos in a loop (from separate processes, so they do not share this client's event loop), each
-    beside presses of the same devices with nobody at the door, measured just before."""
-    idle = await press_round_trips(devices, 5, count=PRESSES // 2)
-    strangers = await open_strangers(host.port, spread(64, 8))
-    held = await press_round_trips(devices, 5, count=PRESSES // 2)
-    await close_all(strangers)
+async def flooded_presses(host, devices):
+    """Presses with nobody at the door, then while two strangers send 64 KiB hellos in a loop (from separate
+    processes, so they do not share this client's event loop)."""
     quiet = await press_round_trips(devices, 5, count=PRESSES // 4)
     floods = [subprocess.Popen([sys.executable, str(HERE / "strangers.py"), "flood", str(host.port), loopback(n)],
                                env={**os.environ, "PYTHONPATH": str(HERE.parents[0] / "interop")})
@@ -174,6 +171,34 @@ async def front_door(host, devices):
         for flood in floods:
             flood.kill()
             flood.wait()
+    return quiet, flooded
+
+
+async def flood_before():
+    """The flood against a host with the old rule (`resumeBytes=1`), one authorized device."""
+    host = Daemon(env={FRONT_DOOR_ENV: "resumeBytes=1"}).start()
+    try:
+        client = await DeckClient.connect(f"ws://127.0.0.1:{host.port}/ws")
+        await client.hello("bench-before")
+        device_id, secret = await client.pair(host.pin())
+        await client.authenticate(device_id, secret)
+        await client.recv_type("layout")
+        result = await flooded_presses(host, [client])
+        await client.close()
+        return result
+    finally:
+        host.stop()
+
+
+async def front_door(host, devices):
+    """Presses while 64 strangers hold waiting connections (8 addresses × 8), and while two strangers send
+    64 KiB hellos in a loop (from separate processes, so they do not share this client's event loop), each
+    beside presses of the same devices with nobody at the door, measured just before."""
+    idle = await press_round_trips(devices, 5, count=PRESSES // 2)
+    strangers = await open_strangers(host.port, spread(64, 8))
+    held = await press_round_trips(devices, 5, count=PRESSES // 2)
+    await close_all(strangers)
+    quiet, flooded = await flooded_presses(host, devices)
     return idle, held, quiet, flooded
 
 
@@ -202,6 +227,7 @@ async def main():
             await client.close()
     finally:
         host.stop()
+    quiet_before, flooded_before = await flood_before()
     print("# host (baseline: unsealed WebSocket echo on loopback, same client library, this run)")
     report("baseline ws-echo round trip", baseline, baseline)
     report(f"press→pressResult, empty slot, {DEVICES} devices", presses, baseline)
@@ -218,6 +244,8 @@ async def main():
     report("press while 64 strangers hold sockets", held, idle)
     report("baseline press, nobody flooding", quiet, quiet)
     report("press while 2 strangers send 64 KiB hellos", flooded, quiet)
+    report("before (read again at once), nobody flooding", quiet_before, quiet_before)
+    report("before, 2 strangers send 64 KiB hellos", flooded_before, quiet_before)
 
 
 if __name__ == "__main__":

@@ -333,7 +333,11 @@ def test_the_web_viewer_pastes_into_gtk_and_copies_what_gtk_copied(host, gtk):
         driver.execute_async_script(
             "navigator.clipboard.writeText(arguments[0]).then(() => arguments[1](true))", "세계 👋 from Chromium")
         driver.find_element(By.CSS_SELECTOR, '.tool[data-tool="paste"]').click()
-        assert gtk.wait("field", 20, start=mark, match=lambda e: e["text"] == "세계 👋 from Chromium") is not None
+        arrived = gtk.wait("field", 20, start=mark, match=lambda e: e["text"] == "세계 👋 from Chromium")
+        # What the page and the host said, should it not arrive (once in a full run, never alone; kept to tell why).
+        toast = driver.execute_script("const t = document.querySelector('#toast'); return t.hidden ? '' : t.textContent")
+        assert arrived is not None, (f"the paste did not reach GTK's field; GTK saw {gtk.events[mark:]}; the page "
+                                     f"shows {toast!r}; the host logged:\n{host.log()[-3000:]}")
         assert gtk.paste_text() == "세계 👋 from Chromium"
         gtk.copy_text("Copied in GTK: 안녕 🙂")
         bar = driver.find_element(By.CSS_SELECTOR, ".clipboard-offer")
