@@ -68,6 +68,53 @@ import Testing
         #expect((pixel.desktopX, pixel.desktopY) == (1877, 417))
     }
 
+    /// A device that turned asks Extend again on its running viewing: the made monitor is kept for the new stream,
+    /// told before the old stream's stop (whose capture would otherwise take it away).
+    @Test mutating func aTurnKeepsTheMadeMonitorForTheNextStreamBeforeTheOldStreamStops() {
+        let first = machine.looked(Self.extend(), from: ipad, Self.look())
+        #expect(!first.contains { if case .keepMonitor = $0 { true } else { false } }, "a first start keeps nothing")
+        guard case .openStream(let serial, _) = first.last else {
+            Issue.record("no stream opened: \(first)")
+            return
+        }
+        var opened = Machine.Opened(stream: "s", width: 2388, height: 1668, fps: 30, viewOnly: nil)
+        opened.made = (Self.made, Self.area)
+        _ = machine.streamOpened(serial, opened)
+        let turned = ExtendRequest(width: 1668, height: 2388, scale: 2, placement: .right)
+        let again = machine.looked(
+            .init(displayId: 0, maxSide: 3840, fps: 30, extend: turned), from: ipad, Self.look())
+        let keep = again.firstIndex(of: .keepMonitor(Self.made))
+        let stop = again.firstIndex(of: .stopStream("s"))
+        #expect(keep != nil && stop != nil && keep! < stop!, "\(again)")
+        guard case .openStream(_, let wanted) = again.last else {
+            Issue.record("no stream opened: \(again)")
+            return
+        }
+        #expect(wanted.extend == turned)
+    }
+
+    /// The same device viewing a real monitor after Extend, or another device taking over: the monitor goes with
+    /// its stream.
+    @Test mutating func noMonitorIsKeptForAStartWithoutExtendOrFromAnotherDevice() {
+        for (next, from) in [
+            (DeviceMessage.StartScreen(displayId: ViewingMachineTests.monitor.id, maxSide: 3840, fps: 30), ipad),
+            (Self.extend(), phone),
+        ] {
+            var machine = Machine()
+            guard case .openStream(let serial, _) = machine.looked(Self.extend(), from: ipad, Self.look()).last else {
+                Issue.record("no stream opened")
+                return
+            }
+            var opened = Machine.Opened(stream: "s", width: 2388, height: 1668, fps: 30, viewOnly: nil)
+            opened.made = (Self.made, Self.area)
+            _ = machine.streamOpened(serial, opened)
+            let look = from == ipad ? Self.look() : Self.look("ipad", name: "iPad")
+            let actions = machine.looked(next, from: from, look)
+            #expect(actions.contains(.stopStream("s")), "\(actions)")
+            #expect(!actions.contains { if case .keepMonitor = $0 { true } else { false } }, "\(actions)")
+        }
+    }
+
     @Test mutating func aMonitorThatCouldNotBeMadeIsCannotExtend() {
         let actions = machine.looked(Self.extend(), from: ipad, Self.look())
         guard case .openStream(let serial, _) = actions.last else { return }

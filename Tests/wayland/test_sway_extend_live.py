@@ -172,6 +172,45 @@ def test_extend_makes_a_scaled_output_right_of_headless_1_streams_and_drives_it_
         client.stop()
 
 
+def test_a_turn_resizes_the_output_in_place_and_the_window_on_it_stays(host):
+    """A device that turned asks Extend again on its viewing: sway's output gets the new mode where it is (no
+    output made or parked meanwhile), the window moved onto it stays on it, and the new stream is the turned size."""
+    client = GTKClient(["--tick", "5"])
+
+    async def scenario():
+        device = await viewer(host)
+        name = expect_output()
+        started = await extend(device)
+        assert started["type"] == "screenStarted", started
+        swaymsg(f'[title="touchdeck-pattern"] move container to output {name}, focus, fullscreen enable')
+        before = sorted(outputs())
+        turned = await extend(device, {**IPAD, "width": 1668, "height": 2388})
+        frame = None
+        while frame is None:
+            packet = await next_video(device, timeout=30)
+            if packet.keyframe:
+                frames = av.CodecContext.create("h264", "r").decode(av.Packet(packet.frame))
+                frame = frames[0] if frames else None
+        output = outputs()[name]
+        where = window_output()
+        await stop(device)
+        assert await asyncio.to_thread(taken_away, name), outputs()[name]
+        await device.close()
+        return before, turned, frame, output, where
+
+    try:
+        before, turned, frame, output, where = run(scenario())
+        assert (turned["type"], turned["width"], turned["height"]) == ("screenStarted", 1668, 2388), turned
+        assert (frame.width, frame.height) == (1668, 2388)
+        assert sorted(outputs()) == before, "an output was made for the turn"
+        assert output["active"] and (output["current_mode"]["width"], output["current_mode"]["height"]) == (1668, 2388)
+        assert output["rect"]["width"] == 834 and output["rect"]["height"] == 1194, output["rect"]
+        assert where == output["name"], f"the window went to {where}"
+        assert window_output() == "HEADLESS-1", "the window did not go back when the monitor went"
+    finally:
+        client.stop()
+
+
 def test_twenty_rounds_leak_no_output(host):
     async def scenario():
         device = await viewer(host)

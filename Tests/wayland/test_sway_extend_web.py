@@ -17,7 +17,7 @@ from PIL import Image
 from selenium.webdriver.common.by import By
 
 from test_mutter_live import GTKClient, pattern_block
-from test_sway_extend_live import expect_output, outputs, sway_state, swaymsg, taken_away
+from test_sway_extend_live import expect_output, outputs, sway_state, swaymsg, taken_away, window_output
 from livehelpers import Daemon, ROOT
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
@@ -155,20 +155,20 @@ def test_extend_from_the_picker_is_a_monitor_of_the_device_drawn_1_to_1_that_tur
     assert turned["starts"] == starts + 1, (starts, turned)
     assert turned["box"] == [1668, 2388], turned
     assert mode(name) == (1668, 2388, 2)
-    # The turned monitor is a new one (the old was taken away, its windows moved back as on an unplug): the window
-    # is moved onto it again.
-    swaymsg(f'[title="touchdeck-pattern"] move container to output {name}, focus, fullscreen enable')
+    # The same output, resized in place: the window on it stayed there.
+    assert window_output() == name
     portrait = eventually(lambda: (lambda s: s if pattern_off_by(s, 2, range(0, 10, 3), range(0, 14, 3)) <= 24
                                    else None)(stage_shot(driver, "ipad-834x1194")), 60, "the pattern in portrait")
     assert portrait.size == (1668, 2388)
 
-    # A phone (ratio 3): the monitor follows it too, both ways up. The output is empty here (the window went back
-    # with the last monitor), so the cast has nothing to copy: the first picture is the output's screencopy.
+    # A phone (ratio 3): the monitor follows it too, both ways up, the window still on it.
     for width, height in [(390, 844), (844, 390)]:
         device(driver, width, height, 3)
         wait(driver, lambda d: showing(d, width * 3, height * 3), 90, f"the phone's stream (now {view(driver)})")
         assert mode(name) == (width * 3, height * 3, 3)
         stage_shot(driver, f"phone-{width}x{height}")
 
+    assert window_output() == name
     driver.execute_script("window.touchdeckViewer.shown(false)")
     assert taken_away(name), outputs()[name]
+    assert window_output() == "HEADLESS-1", "the window did not go back when the monitor went"

@@ -28,6 +28,9 @@ public struct VirtualMonitors: Sendable {
     /// Adds a monitor of the request's size, scale and placement (or re-uses one this host made before); throws
     /// `ScreenSourceError.captureFailed` with the desktop's words when it cannot.
     public var create: @Sendable (ExtendRequest) throws -> VirtualMonitor
+    /// Gives a monitor made before (no capture on it now) the request's size, scale and placement in place, so its
+    /// windows stay on it (a device that turned); nil where the desktop cannot, and a turn makes a new monitor.
+    public var resize: (@Sendable (Monitor, ExtendRequest) throws -> VirtualMonitor)?
     /// Takes the monitor away (or, where the desktop cannot remove it, parks it emptied), and puts the other
     /// monitors back as they were. Never throws: what fails is logged by the back-end's caller through the result.
     public var remove: @Sendable (Monitor) -> String?
@@ -45,10 +48,12 @@ public struct VirtualMonitors: Sendable {
         remove: @escaping @Sendable (Monitor) -> String?,
         cleanUp: @escaping @Sendable () -> String? = { nil },
         existing: @escaping @Sendable () -> [String] = { [] },
-        parked: @escaping @Sendable () -> Set<String> = { [] }
+        parked: @escaping @Sendable () -> Set<String> = { [] },
+        resize: (@Sendable (Monitor, ExtendRequest) throws -> VirtualMonitor)? = nil
     ) {
         self.unavailable = unavailable
         self.create = create
+        self.resize = resize
         self.remove = remove
         self.cleanUp = cleanUp
         self.existing = existing

@@ -15,6 +15,16 @@ extension DeckServer {
         }
     }
 
+    /// A device that turned asks Extend again: where the desktop can resize a monitor in place, the one made for it
+    /// goes to its next stream (`openStream`) instead of away with the stream being stopped, so the windows on it
+    /// stay; elsewhere nothing changes (the old monitor goes, a new one is made in its place).
+    func keepForTurn(_ monitor: Monitor) {
+        guard desktop.virtualMonitors.resize != nil, let release = monitorReleases.removeValue(forKey: monitor.name),
+            release.handOver()
+        else { return }
+        keptMonitor = monitor
+    }
+
     /// At the host's stop, after viewing ended: whatever the record still shows is taken away before the process
     /// goes (the stopped capture's own removal is queued first on the same lane).
     func removeMadeMonitors() async {

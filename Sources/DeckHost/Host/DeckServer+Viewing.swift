@@ -105,6 +105,7 @@ extension DeckServer {
         case .joinSound(let ticket, let id): joinSound(ticket, for: id)
         case .setFPS(let stream, let fps): stream.setFPS(fps)
         case .requestKeyframe(let stream): stream.requestKeyframe()
+        case .keepMonitor(let monitor): keepForTurn(monitor)
         case .stopStream(let stream):
             let earlier = streamsStopped
             streamsStopped = Task.detached {
@@ -153,28 +154,44 @@ extension DeckServer {
     /// Opens the stream off the actor; its frames go from the capture thread to the transport, never here.
     private func openStream(_ serial: UInt64, _ wanted: ViewingStreamRequest) {
         let id = wanted.connection
+        let (monitors, log) = (desktop.virtualMonitors, self.log)
+        let kept = keptMonitor
+        keptMonitor = nil
+        // A kept monitor nobody resizes goes as it would have with its stream.
+        let dropKept = { if let kept { MonitorLane.add { Self.remove(kept, with: monitors, log: log) } } }
         guard let sealer = connections[id]?.session.mediaSealer else {
+            dropKept()
             return carryOut(viewing.streamDidNotOpen(serial, error: "the connection closed"))
         }
+        if wanted.extend == nil { dropKept() }
         var options = ScreenStream.Options(
             monitor: wanted.monitor, maxSide: wanted.maxSide, fps: wanted.fps, encoder: desktop.encoder)
-        let (link, log, source, inputUnavailable) = (self.link, self.log, desktop.screen, desktop.inputUnavailable)
-        let monitors = desktop.virtualMonitors
+        let (link, source, inputUnavailable) = (self.link, desktop.screen, desktop.inputUnavailable)
         let share = recordingHost.encodes
         let stopped = streamsStopped
         Task.detached {
             var made: VirtualMonitor?
+            var release: MonitorRelease?
             do {
                 var source = source
                 if let extend = wanted.extend {
-                    // The stopped streams' monitors leave the lane first (MonitorLane).
+                    // The stopped streams' monitors leave the lane first (MonitorLane); a kept one (a device that
+                    // turned) is resized in place once its old capture has stopped.
                     await stopped?.value
-                    do { made = try await MonitorLane.run { try monitors.create(extend) } } catch {
+                    do {
+                        made = try await MonitorLane.run {
+                            if let kept, let resize = monitors.resize { return try resize(kept, extend) }
+                            return try monitors.create(extend)
+                        }
+                    } catch {
+                        dropKept()
                         return await self.streamDidNotOpen(serial, error, cannotExtend: true)
                     }
                     if let made {
                         options.monitor = made.monitor
-                        source = source.extended(made) { Self.remove(made.monitor, with: monitors, log: log) }
+                        let taken = MonitorRelease { Self.remove(made.monitor, with: monitors, log: log) }
+                        release = taken
+                        source = source.extended(made) { taken.run() }
                     }
                 }
                 let stream = try ScreenStream(
@@ -183,18 +200,23 @@ extension DeckServer {
                     failed: { failure in Task { await self.streamFailed(serial, failure) } })
                 await self.streamOpened(
                     serial, stream, viewOnly: stream.inputRefusal ?? inputUnavailable,
-                    made: made.map { ($0.monitor, $0.pointerArea) })
+                    made: made.map { ($0.monitor, $0.pointerArea) }, release: release)
             } catch {
                 // The capture never started, so nothing else takes the made monitor away.
-                if let made { MonitorLane.add { Self.remove(made.monitor, with: monitors, log: log) } }
+                if let release { MonitorLane.add { release.run() } }
                 await self.streamDidNotOpen(serial, error)
             }
         }
     }
 
     private func streamOpened(
-        _ serial: UInt64, _ stream: ScreenStream, viewOnly: String?, made: (Monitor, PixelRect)?
+        _ serial: UInt64, _ stream: ScreenStream, viewOnly: String?, made: (Monitor, PixelRect)?,
+        release: MonitorRelease?
     ) {
+        if let made, let release {
+            monitorReleases = monitorReleases.filter { !$0.value.isSettled }
+            monitorReleases[made.0.name] = release
+        }
         var opened = Viewing.Opened(
             stream: stream, width: stream.size.width, height: stream.size.height, fps: stream.fps, viewOnly: viewOnly)
         opened.made = made.map { (monitor: $0.0, pointerArea: $0.1) }

@@ -49,6 +49,11 @@ public actor DeckServer {
     /// Done once every stream stopped so far has stopped (and queued its made monitor's removal): Extend waits
     /// for it, so a device that turned gets its new monitor after the old one is gone, in the old one's place.
     var streamsStopped: Task<Void, Never>?
+    /// How each monitor Extend made and a stream shows is taken away, by monitor name; a device that turned takes it
+    /// over for its next stream (`keepMonitor`).
+    var monitorReleases: [String: MonitorRelease] = [:]
+    /// The monitor a device that turned keeps, between `keepMonitor` and the next `openStream`.
+    var keptMonitor: Monitor?
     /// The local CA's fingerprint and notices, for the CLI; set by the daemon once the certificates are ready.
     var authority: AuthorityStatus?
     /// The recording, its folder and fetches in flight (DeckServer+Recording).

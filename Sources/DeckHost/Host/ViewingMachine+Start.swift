@@ -33,8 +33,14 @@ extension ViewingMachine {
             ]
         }
         var actions: [Action] = look.needsApproval ? [.send(.screenPending(.init(reason: .approval)), to: id)] : []
-        // The same device again (another monitor, a reconnect, a second tab): its old stream ends first.
-        if let current = viewing { actions += stop(current.connection == id ? nil : .replaced, quietly: true) }
+        // The same device again (another monitor, a reconnect, a second tab): its old stream ends first. A device
+        // that turned asks Extend again: the monitor made for it is kept for the new stream.
+        if let current = viewing {
+            if current.connection == id, current.extend != nil, request.extend != nil, opened != nil {
+                actions.append(.keepMonitor(current.monitor))
+            }
+            actions += stop(current.connection == id ? nil : .replaced, quietly: true)
+        }
         let viewing = Viewing(
             serial: nextTicket(), connection: id, viewer: ScreenAccess.Viewer(deviceId: look.deviceId, name: look.name),
             monitor: monitor, displayId: monitor.id, extend: request.extend,

@@ -133,6 +133,10 @@ enum ViewingAction<Stream, Sound> {
     case requestKeyframe(Stream)
     /// Stop the stream off the actor (joining the capture thread may wait for a frame being encoded).
     case stopStream(Stream)
+    /// The viewer's device turned and asks Extend again: the monitor made for it goes to the next stream (which
+    /// resizes it where the desktop can, so its windows stay) instead of away with the stopped stream. Comes
+    /// before that `stopStream`.
+    case keepMonitor(Monitor)
     /// Follow the computer's clipboard for the viewer; each copy comes back as `clipboardCopied(ticket, …)`.
     case followClipboard(ticket: UInt64)
     /// End that follow (nothing it read is kept).

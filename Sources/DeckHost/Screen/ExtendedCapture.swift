@@ -30,6 +30,35 @@ final class ExtendedCapture: ScreenCapture, @unchecked Sendable {
     }
 }
 
+/// Taking one made monitor away, once, unless a device that turned took it over for its next stream first
+/// (`handOver`, on the actor before that stream's capture stops; the capture's stop then queues a `run` that does
+/// nothing).
+final class MonitorRelease: @unchecked Sendable {
+    private let body: @Sendable () -> Void
+    /// Guarded by `lock`: taken away, being taken away, or handed over.
+    private var settled = false
+    private let lock = NSLock()
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    /// Takes the monitor away, unless that was done or it was handed over.
+    func run() {
+        if settle() { body() }
+    }
+
+    /// The next stream takes the monitor; false when it is already taken away (or going).
+    func handOver() -> Bool { settle() }
+
+    var isSettled: Bool { lock.withLock { settled } }
+
+    private func settle() -> Bool {
+        lock.withLock {
+            defer { settled = true }
+            return !settled
+        }
+    }
+}
+
 /// Where the host makes and takes away Extend's monitors: one serial queue, so a monitor is gone before the next is
 /// made (a desktop that can only park one re-uses it) and nothing blocks the actor.
 enum MonitorLane {

@@ -32,7 +32,8 @@ struct SwayMonitors: Sendable {
             parked: {
                 let record = record.load()
                 return Set(record.made).subtracting(record.shown)
-            })
+            },
+            resize: { monitor, request throws(ScreenSourceError) in try resize(monitor, to: request) })
     }
 
     func create(_ request: ExtendRequest) throws(ScreenSourceError) -> VirtualMonitor {
@@ -50,6 +51,24 @@ struct SwayMonitors: Sendable {
             name = added.name
             record.update { $0.made.append(name) }
         }
+        return try configure(name, request, before: before, made: made)
+    }
+
+    /// The output of `monitor` (a made one no capture is on) at the request's mode, scale and place, in place: its
+    /// workspaces and windows stay on it. A monitor sway no longer shows is made again instead.
+    func resize(_ monitor: Monitor, to request: ExtendRequest) throws(ScreenSourceError) -> VirtualMonitor {
+        guard let before = ipc.outputs() else { throw .captureFailed("sway does not answer on its IPC socket") }
+        let made = record.load().made
+        guard made.contains(monitor.name), before.contains(where: { $0.name == monitor.name && $0.active }) else {
+            return try create(request)
+        }
+        return try configure(monitor.name, request, before: before, made: made)
+    }
+
+    /// Gives the made output `name` the request's mode and scale, beside the other outputs (pinned where they are).
+    private func configure(_ name: String, _ request: ExtendRequest, before: [SwayOutput], made: [String])
+        throws(ScreenSourceError) -> VirtualMonitor
+    {
         let others = before.filter { $0.active && $0.name != name && !made.contains($0.name) }
         let place = Self.place(request, beside: others)
         record.update { if !$0.shown.contains(name) { $0.shown.append(name) } }
