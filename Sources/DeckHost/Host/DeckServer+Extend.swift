@@ -17,10 +17,11 @@ extension DeckServer {
 
     /// A device that turned asks Extend again: where the desktop can resize a monitor in place, the one made for it
     /// goes to its next stream (`openStream`) instead of away with the stream being stopped, so the windows on it
-    /// stay; elsewhere nothing changes (the old monitor goes, a new one is made in its place).
+    /// stay; elsewhere nothing changes (the old monitor goes, a new one is made in its place). Not while a recording
+    /// starts or runs: its capture may be of that monitor and must not see it change size under it.
     func keepForTurn(_ monitor: Monitor) {
-        guard desktop.virtualMonitors.resize != nil, let release = monitorReleases.removeValue(forKey: monitor.name),
-            release.handOver()
+        guard desktop.virtualMonitors.resize != nil, !recordingHost.machine.isBusy,
+            let release = monitorReleases.removeValue(forKey: monitor.name), release.handOver()
         else { return }
         keptMonitor = monitor
     }
