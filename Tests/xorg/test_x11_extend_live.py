@@ -254,27 +254,30 @@ def test_a_killed_host_leaves_no_monitor_after_the_next_start_and_doctor_says_ex
     assert "extend: offered: an output that was off turned on through XRandR" in doctor, doctor
 
 
-def test_a_monitor_the_screen_cannot_hold_is_refused_with_the_reason_and_a_turned_device_gets_a_new_one(host):
+def test_a_monitor_the_screen_cannot_hold_is_refused_and_a_turned_device_gets_its_monitor_resized_in_place(host):
     async def scenario():
         device = await viewer(host)
         # The dummy driver's screen lives in VideoRam (256000 kB here): 10112x8192 does not fit.
         refused = await extend(device, {**IPAD, "width": 8192, "height": 8192})
         started = await extend(device, {**IPAD, "width": 1280, "height": 800, "placement": "below"})
         on = lit()
-        # The device turned: asking again ends that monitor and makes one of the new size in its place.
+        # The device turned: asking again gives that monitor the new size where it is, never off in between (the
+        # host logs each monitor it takes away).
         turned = await extend(device, {**IPAD, "width": 800, "height": 1280, "placement": "below"})
         portrait = lit()
+        taken_at_turn = host.log().count("the monitor made for Extend is gone")
         await device.send({"type": "stopScreen"})
         await device.recv_type("screenStopped", timeout=30)
         off = await asyncio.to_thread(monitor_off_within, "DUMMY1", 30)
         await device.close()
-        return refused, started, on, turned, portrait, off
+        return refused, started, on, turned, portrait, taken_at_turn, off
 
-    refused, started, on, turned, portrait, off = run(scenario())
+    refused, started, on, turned, portrait, taken_at_turn, off = run(scenario())
     assert refused["type"] == "screenDenied" and refused["reason"] == "cannotExtend", refused
     assert refused["detail"].startswith("the screen could not grow to 10112x8192: the X server refused it"), refused
     assert started["type"] == "screenStarted", started
     assert on == {"DUMMY0": (1920, 1080, 0, 0), "DUMMY1": (1280, 800, 0, 1080)}, on
     assert turned["type"] == "screenStarted" and (turned["width"], turned["height"]) == (800, 1280), turned
     assert portrait == {"DUMMY0": (1920, 1080, 0, 0), "DUMMY1": (800, 1280, 0, 1080)}, portrait
+    assert taken_at_turn == 0, "the monitor was taken away and made again at the turn"
     assert off

@@ -8,8 +8,8 @@ import Foundation
 /// disconnected connector of a real GPU, or one of the dummy driver's) is given a mode of the device's size and
 /// turned on beside the lit ones, the screen growing to hold it; the capture and XTest then serve it as any monitor.
 /// Taking it away turns it off and drops the mode; once the last monitor made is gone, the other CRTCs and the
-/// screen's size are put back as they were before the first. (Two can be on for a moment: a device that turned asks
-/// again, and the new monitor may be made before the old one's capture has stopped.)
+/// screen's size are put back as they were before the first. A device that turned keeps its output: `resize` gives it
+/// the new mode where it is, never off in between.
 ///
 /// What must be put back is written to the record before anything changes, so a host that was killed restores it
 /// at its next start. X11 has no scale per output: the request's scale is ignored and the monitor's pixels are the
@@ -38,7 +38,8 @@ struct X11Monitors: Sendable {
                 let shown = record.load().shown
                 let lit = XRandRConnection(name: display)?.layout()?.outputs.filter { $0.crtc != 0 }.map(\.name)
                 return shown.filter { (lit ?? []).contains($0) }
-            })
+            },
+            resize: { monitor, request throws(ScreenSourceError) in try resize(monitor, to: request) })
     }
 
     /// Why this server cannot add a monitor now; nil when it can.
@@ -102,6 +103,92 @@ struct X11Monitors: Sendable {
             monitor: Monitor(
                 id: Int(XInternAtom(connection.display, output.name, 0)), name: output.name, frame: plan.frame,
                 scale: X11Resources.scale(in: XResourceManagerString(connection.display).map { String(cString: $0) })))
+    }
+
+    /// The output of `monitor` (lit, made here, no capture on it now) given the request's mode where it is, placed
+    /// beside the other monitors as they were before the first: it is never off in between, so a window manager
+    /// moves no window off it (a device that turned). One that is no longer lit is made again instead.
+    func resize(_ monitor: Monitor, to request: ExtendRequest) throws(ScreenSourceError) -> VirtualMonitor {
+        let (connection, layout) = try server().get()
+        let contents = record.load()
+        guard contents.shown.contains(monitor.name), let saved = Self.saved(in: contents),
+            let output = layout.outputs.first(where: { $0.name == monitor.name && $0.crtc != 0 }),
+            let crtc = layout.crtcs.first(where: { $0.id == output.crtc })
+        else { return try create(request) }
+        // What the plan starts from: the others where they were before the first monitor, this one off.
+        var before = layout
+        before.screen = saved.screen ?? layout.screen
+        before.crtcs = layout.crtcs.map { current in
+            guard current.id != crtc.id else {
+                var off = current
+                (off.mode, off.outputs) = (0, [])
+                return off
+            }
+            return saved.crtcs.first { $0.id == current.id } ?? current
+        }
+        let plan = RandRPlan(before, width: request.width, height: request.height, placement: request.placement)
+        guard plan.screen.width <= layout.maxWidth, plan.screen.height <= layout.maxHeight else {
+            throw .captureFailed(
+                "the X server's screen can be at most \(layout.maxWidth)x\(layout.maxHeight): no room for "
+                    + "\(request.width)x\(request.height) beside the monitors")
+        }
+        let modeName = "touchdeck-\(request.width)x\(request.height)"
+        let oldMode = saved.modes[output.name]
+        record.update { contents in
+            var updated = Self.saved(in: contents) ?? saved
+            updated.modes[output.name] = modeName
+            contents.saved = Self.text(updated)
+        }
+        let refusal = connection.grabbed {
+            reshape(
+                output, on: crtc, as: plan, mode: CVTMode(width: request.width, height: request.height),
+                named: modeName, in: layout, through: connection)
+        }
+        if let refusal {
+            _ = takeAway(output.name, on: connection)
+            throw .captureFailed(refusal)
+        }
+        if let oldMode, oldMode != modeName, let mode = connection.layout()?.modes.first(where: { $0.name == oldMode })
+        {
+            _ = connection.dropMode(mode.id, from: output.id)
+        }
+        return VirtualMonitor(
+            monitor: Monitor(
+                id: Int(XInternAtom(connection.display, output.name, 0)), name: output.name, frame: plan.frame,
+                scale: X11Resources.scale(in: XResourceManagerString(connection.display).map { String(cString: $0) })))
+    }
+
+    /// Gives the lit output its new mode and place: the screen holds both the old and the new layout meanwhile,
+    /// the others move, the CRTC takes the new mode, then the screen takes the plan's size. Nil when all went
+    /// through, else what the server refused.
+    private func reshape(
+        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, mode timings: CVTMode,
+        named name: String, in layout: RandRLayout, through connection: XRandRConnection
+    ) -> String? {
+        guard let mode = connection.makeMode(timings, name: name, in: layout) else {
+            return "the X server refused a mode of \(timings.width)x\(timings.height)"
+        }
+        if !output.modes.contains(mode), let error = connection.addMode(mode, to: output.id) {
+            return "\(output.name) refused the mode: \(error)"
+        }
+        let (now, next) = (layout.screen, plan.screen)
+        let meanwhile = RandRLayout.Screen(
+            width: max(now.width, next.width), height: max(now.height, next.height),
+            widthMM: max(now.widthMM, next.widthMM), heightMM: max(now.heightMM, next.heightMM))
+        if meanwhile != now, let error = connection.setScreen(meanwhile) {
+            return "the screen could not grow to \(meanwhile.width)x\(meanwhile.height): \(error)"
+        }
+        for moved in plan.moved where !layout.crtcs.contains(moved) {
+            if let error = connection.setCrtc(moved) { return "a monitor could not move aside: \(error)" }
+        }
+        var lit = crtc
+        (lit.x, lit.y, lit.width, lit.height) = (plan.frame.x, plan.frame.y, plan.frame.width, plan.frame.height)
+        (lit.mode, lit.rotation, lit.outputs) = (mode, UInt16(RR_Rotate_0), [output.id])
+        if let error = connection.setCrtc(lit) { return "\(output.name) could not take the new mode: \(error)" }
+        if next != meanwhile, let error = connection.setScreen(next) {
+            return "the screen could not take \(next.width)x\(next.height): \(error)"
+        }
+        return nil
     }
 
     /// Makes the mode, grows the screen, moves the lit CRTCs aside and lights the output; nil when all went
