@@ -191,7 +191,7 @@ extension DeckServer {
                         options.monitor = made.monitor
                         let taken = MonitorRelease { Self.remove(made.monitor, with: monitors, log: log) }
                         release = taken
-                        source = source.extended(made) { taken.run() }
+                        source = source.extended(made, release: taken)
                     }
                 }
                 let stream = try ScreenStream(

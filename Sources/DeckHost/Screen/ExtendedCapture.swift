@@ -3,15 +3,13 @@ import Dispatch
 import Foundation
 
 /// The capture of a monitor made for Extend: when it stops (the one stop path of viewing, or a stream that never
-/// got announced) the monitor is taken away. The monitor lives exactly as long as its capture.
-final class ExtendedCapture: ScreenCapture, @unchecked Sendable {
+/// got announced) the monitor's removal is queued on the lane (once: `MonitorRelease`, which a device that turned
+/// may have taken over). The monitor lives exactly as long as its capture.
+final class ExtendedCapture: ScreenCapture, Sendable {
     private let inner: any ScreenCapture
-    private let release: @Sendable () -> Void
-    /// Guarded by `lock`: the monitor is taken away once.
-    private var released = false
-    private let lock = NSLock()
+    private let release: MonitorRelease
 
-    init(_ inner: any ScreenCapture, release: @escaping @Sendable () -> Void) {
+    init(_ inner: any ScreenCapture, release: MonitorRelease) {
         self.inner = inner
         self.release = release
     }
@@ -22,11 +20,8 @@ final class ExtendedCapture: ScreenCapture, @unchecked Sendable {
 
     func stop() {
         inner.stop()
-        let first = lock.withLock {
-            defer { released = true }
-            return !released
-        }
-        if first { release() }
+        let release = release
+        MonitorLane.add { release.run() }
     }
 }
 
@@ -78,11 +73,11 @@ enum MonitorLane {
 extension ScreenSource {
     /// The source a viewing of the made monitor captures through: its own capture (or the desktop's), wrapped so
     /// that stopping it takes the monitor away on the lane.
-    func extended(_ virtual: VirtualMonitor, release: @escaping @Sendable () -> Void) -> ScreenSource {
+    func extended(_ virtual: VirtualMonitor, release: MonitorRelease) -> ScreenSource {
         var source = self
         let start = virtual.capture ?? capture
         source.capture = { monitor, fps, handlers in
-            ExtendedCapture(try start(monitor, fps, handlers), release: { MonitorLane.add(release) })
+            ExtendedCapture(try start(monitor, fps, handlers), release: release)
         }
         return source
     }

@@ -64,12 +64,16 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
     /// every stream the position 0,0), so two monitors of the same size cannot be told apart here.
     static func fits(_ monitor: Monitor, width: Int, height: Int) -> Bool {
         guard width > 0, height > 0 else { return true }  // the portal gave no size
-        let pixels = (monitor.frame.width, monitor.frame.height)
-        let scale = max(monitor.scale, 1)
-        let layout = (Int((Double(pixels.0) / scale).rounded()), Int((Double(pixels.1) / scale).rounded()))
-        return [pixels, layout].contains { size in
+        return streamSizes(of: monitor).contains { size in
             [(size.0, size.1), (size.1, size.0)].contains { abs($0.0 - width) <= 1 && abs($0.1 - height) <= 1 }
         }
+    }
+
+    /// The sizes a portal may give a stream of `monitor`: its pixels, and its layout size.
+    static func streamSizes(of monitor: Monitor) -> [(Int, Int)] {
+        let pixels = (monitor.frame.width, monitor.frame.height)
+        let scale = max(monitor.scale, 1)
+        return [pixels, (Int((Double(pixels.0) / scale).rounded()), Int((Double(pixels.1) / scale).rounded()))]
     }
 
     /// A remote-desktop session whose user did not allow the pointer: input goes nowhere while it runs.

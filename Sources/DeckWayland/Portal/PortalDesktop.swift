@@ -73,22 +73,12 @@ public final class PortalDesktop: @unchecked Sendable {
     /// Whether no other output of `outputs` could be streamed as `monitor` (its pixels or layout size, either way
     /// round: what `PortalCapture.fits` accepts).
     static func onlyOutputOfItsSize(_ monitor: Monitor, among outputs: [Monitor]) -> Bool {
-        !outputs.contains {
-            $0.name != monitor.name
-                && ([($0.frame.width, $0.frame.height)] + Self.layoutSize($0)).contains { size in
-                    PortalCapture.fits(monitor, width: size.0, height: size.1)
+        !outputs.contains { other in
+            other.name != monitor.name
+                && PortalCapture.streamSizes(of: other).contains {
+                    PortalCapture.fits(monitor, width: $0.0, height: $0.1)
                 }
         }
-    }
-
-    private static func layoutSize(_ output: Monitor) -> [(Int, Int)] {
-        guard output.scale > 1 else { return [] }
-        return [
-            (
-                Int((Double(output.frame.width) / output.scale).rounded()),
-                Int((Double(output.frame.height) / output.scale).rounded())
-            )
-        ]
     }
 
     public var screen: ScreenSource {

@@ -73,13 +73,8 @@ struct X11Monitors: Sendable {
         guard let (output, crtc) = layout.freeOutput(made: record.load().made) else {
             throw .captureFailed(RandRLayout.noFreeOutput)
         }
-        let plan = RandRPlan(layout, width: request.width, height: request.height, placement: request.placement)
-        guard plan.screen.width <= layout.maxWidth, plan.screen.height <= layout.maxHeight else {
-            throw .captureFailed(
-                "the X server's screen can be at most \(layout.maxWidth)x\(layout.maxHeight): no room for "
-                    + "\(request.width)x\(request.height) beside the monitors")
-        }
-        let modeName = "touchdeck-\(request.width)x\(request.height)"
+        let plan = try Self.plan(request, from: layout, within: layout)
+        let modeName = Self.modeName(request)
         record.update { contents in
             // The layout before the first monitor still on is what the last removal puts back.
             let lit = Set(layout.outputs.filter { $0.crtc != 0 }.map(\.name))
@@ -90,19 +85,8 @@ struct X11Monitors: Sendable {
             if !contents.shown.contains(output.name) { contents.shown.append(output.name) }
             contents.saved = Self.text(saved)
         }
-        let refusal = connection.grabbed {
-            turnOn(
-                output, on: crtc, as: plan, mode: CVTMode(width: request.width, height: request.height),
-                named: modeName, in: layout, through: connection)
-        }
-        if let refusal {
-            _ = takeAway(output.name, on: connection)
-            throw .captureFailed(refusal)
-        }
-        return VirtualMonitor(
-            monitor: Monitor(
-                id: Int(XInternAtom(connection.display, output.name, 0)), name: output.name, frame: plan.frame,
-                scale: X11Resources.scale(in: XResourceManagerString(connection.display).map { String(cString: $0) })))
+        try light(output, on: crtc, as: plan, for: request, in: layout, through: connection, failing: "be turned on")
+        return Self.made(output, at: plan, on: connection)
     }
 
     /// The output of `monitor` (lit, made here, no capture on it now) given the request's mode where it is, placed
@@ -126,48 +110,74 @@ struct X11Monitors: Sendable {
             }
             return saved.crtcs.first { $0.id == current.id } ?? current
         }
-        let plan = RandRPlan(before, width: request.width, height: request.height, placement: request.placement)
-        guard plan.screen.width <= layout.maxWidth, plan.screen.height <= layout.maxHeight else {
-            throw .captureFailed(
-                "the X server's screen can be at most \(layout.maxWidth)x\(layout.maxHeight): no room for "
-                    + "\(request.width)x\(request.height) beside the monitors")
-        }
-        let modeName = "touchdeck-\(request.width)x\(request.height)"
+        let plan = try Self.plan(request, from: before, within: layout)
+        let modeName = Self.modeName(request)
         let oldMode = saved.modes[output.name]
         record.update { contents in
             var updated = Self.saved(in: contents) ?? saved
             updated.modes[output.name] = modeName
             contents.saved = Self.text(updated)
         }
-        let refusal = connection.grabbed {
-            reshape(
-                output, on: crtc, as: plan, mode: CVTMode(width: request.width, height: request.height),
-                named: modeName, in: layout, through: connection)
-        }
-        if let refusal {
-            _ = takeAway(output.name, on: connection)
-            throw .captureFailed(refusal)
-        }
+        try light(
+            output, on: crtc, as: plan, for: request, in: layout, through: connection, failing: "take the new mode")
         if let oldMode, oldMode != modeName, let mode = connection.layout()?.modes.first(where: { $0.name == oldMode })
         {
             _ = connection.dropMode(mode.id, from: output.id)
         }
-        return VirtualMonitor(
+        return Self.made(output, at: plan, on: connection)
+    }
+
+    /// Where the request's monitor goes from `layout`; refused when the screen would outgrow what `server` allows.
+    private static func plan(_ request: ExtendRequest, from layout: RandRLayout, within server: RandRLayout)
+        throws(ScreenSourceError) -> RandRPlan
+    {
+        let plan = RandRPlan(layout, width: request.width, height: request.height, placement: request.placement)
+        guard plan.screen.width <= server.maxWidth, plan.screen.height <= server.maxHeight else {
+            throw .captureFailed(
+                "the X server's screen can be at most \(server.maxWidth)x\(server.maxHeight): no room for "
+                    + "\(request.width)x\(request.height) beside the monitors")
+        }
+        return plan
+    }
+
+    private static func modeName(_ request: ExtendRequest) -> String { "touchdeck-\(request.width)x\(request.height)" }
+
+    /// The monitor `output` shows once lit as `plan` says.
+    private static func made(_ output: RandRLayout.Output, at plan: RandRPlan, on connection: XRandRConnection)
+        -> VirtualMonitor
+    {
+        VirtualMonitor(
             monitor: Monitor(
                 id: Int(XInternAtom(connection.display, output.name, 0)), name: output.name, frame: plan.frame,
                 scale: X11Resources.scale(in: XResourceManagerString(connection.display).map { String(cString: $0) })))
     }
 
-    /// Gives the lit output its new mode and place: the screen holds both the old and the new layout meanwhile,
-    /// the others move, the CRTC takes the new mode, then the screen takes the plan's size. Nil when all went
-    /// through, else what the server refused.
-    private func reshape(
-        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, mode timings: CVTMode,
-        named name: String, in layout: RandRLayout, through connection: XRandRConnection
-    ) -> String? {
-        guard let mode = connection.makeMode(timings, name: name, in: layout) else {
-            return "the X server refused a mode of \(timings.width)x\(timings.height)"
+    /// Under one grab, lights `output` as `plan` says, or takes it away and throws what the server refused.
+    private func light(
+        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, for request: ExtendRequest,
+        in layout: RandRLayout, through connection: XRandRConnection, failing verb: String
+    ) throws(ScreenSourceError) {
+        let refusal = connection.grabbed {
+            reshape(output, on: crtc, as: plan, for: request, in: layout, through: connection, failing: verb)
         }
+        if let refusal {
+            _ = takeAway(output.name, on: connection)
+            throw .captureFailed(refusal)
+        }
+    }
+
+    /// Makes and adds the mode, grows the screen to hold both the layout now and the planned one, moves the others,
+    /// gives the output's CRTC the mode and place, then sets the screen to the plan's size (for a new monitor the
+    /// plan only grows the screen, so that last step is nothing). Nil when all went through, else what the server
+    /// refused (the CRTC's refusal worded "NAME could not `verb`").
+    private func reshape(
+        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, for request: ExtendRequest,
+        in layout: RandRLayout, through connection: XRandRConnection, failing verb: String
+    ) -> String? {
+        guard
+            let mode = connection.makeMode(
+                CVTMode(width: request.width, height: request.height), name: Self.modeName(request), in: layout)
+        else { return "the X server refused a mode of \(request.width)x\(request.height)" }
         if !output.modes.contains(mode), let error = connection.addMode(mode, to: output.id) {
             return "\(output.name) refused the mode: \(error)"
         }
@@ -184,33 +194,11 @@ struct X11Monitors: Sendable {
         var lit = crtc
         (lit.x, lit.y, lit.width, lit.height) = (plan.frame.x, plan.frame.y, plan.frame.width, plan.frame.height)
         (lit.mode, lit.rotation, lit.outputs) = (mode, UInt16(RR_Rotate_0), [output.id])
-        if let error = connection.setCrtc(lit) { return "\(output.name) could not take the new mode: \(error)" }
+        if let error = connection.setCrtc(lit) { return "\(output.name) could not \(verb): \(error)" }
         if next != meanwhile, let error = connection.setScreen(next) {
             return "the screen could not take \(next.width)x\(next.height): \(error)"
         }
         return nil
-    }
-
-    /// Makes the mode, grows the screen, moves the lit CRTCs aside and lights the output; nil when all went
-    /// through, else what the server refused.
-    private func turnOn(
-        _ output: RandRLayout.Output, on crtc: RandRLayout.Crtc, as plan: RandRPlan, mode timings: CVTMode,
-        named name: String, in layout: RandRLayout, through connection: XRandRConnection
-    ) -> String? {
-        guard let mode = connection.makeMode(timings, name: name, in: layout) else {
-            return "the X server refused a mode of \(timings.width)x\(timings.height)"
-        }
-        if let error = connection.addMode(mode, to: output.id) { return "\(output.name) refused the mode: \(error)" }
-        if plan.screen != layout.screen, let error = connection.setScreen(plan.screen) {
-            return "the screen could not grow to \(plan.screen.width)x\(plan.screen.height): \(error)"
-        }
-        for moved in plan.moved where !layout.crtcs.contains(moved) {
-            if let error = connection.setCrtc(moved) { return "a monitor could not move aside: \(error)" }
-        }
-        var lit = crtc
-        (lit.x, lit.y, lit.width, lit.height) = (plan.frame.x, plan.frame.y, plan.frame.width, plan.frame.height)
-        (lit.mode, lit.rotation, lit.outputs) = (mode, UInt16(RR_Rotate_0), [output.id])
-        return connection.setCrtc(lit).map { "\(output.name) could not be turned on: \($0)" }
     }
 
     /// Turns the output off (and, when it was the last made, puts everything back); nil when done, else what could
