@@ -13,7 +13,7 @@ import Foundation
 /// one is lost (Mutter drops a paint that comes within its frame interval of a cursor-only buffer, which happens
 /// on a loaded machine) a still screen would never be seen. So until the first picture arrives the stream asks
 /// again (`askAgain`, 1 s after streaming starts, then backing off to 3 s: the first picture takes 0.3 s on a
-/// loaded machine, and asking sooner would only push it back). A stream given a `still` source (Extend on
+/// loaded machine, and asking sooner would only push it back). A stream given a `still` source (a portal cast on
 /// wlroots: xdg-desktop-portal-wlr copies only a damaged output) also shows that one picture when none has come
 /// 0.25 s after streaming started, until the stream's first.
 ///
