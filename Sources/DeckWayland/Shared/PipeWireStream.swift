@@ -178,7 +178,9 @@ final class PipeWireStream: @unchecked Sendable {
     }
 
     /// A still picture 0.25 s from now unless the stream has sent one by then, taken on a thread of its own (the
-    /// copy waits on the compositor, up to 1 s) and shown on PipeWire's thread if the stream still has sent none.
+    /// copy waits on the compositor, up to 1 s) and handed to PipeWire's thread (its timer, as `refresh` does) if the
+    /// stream still has sent none: the handlers run on PipeWire's thread only, where a handler that stops the
+    /// stream takes the asynchronous path (on this thread it would wait for the lock this thread holds).
     private func takeStillSoon() {
         guard let still, !stillAsked else { return }
         stillAsked = true
@@ -192,7 +194,7 @@ final class PipeWireStream: @unchecked Sendable {
                 else { return }
                 me.shownStill = picture
                 me.pacing.frameWaiting()
-                me.act()
+                deck_pw_timer_arm(me.loop, me.timer, 1)
             }
         }
     }
