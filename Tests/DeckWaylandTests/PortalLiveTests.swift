@@ -15,6 +15,15 @@ struct PortalLiveTests {
             ?? ""
     }
 
+    /// xdg-desktop-portal-wlr casts monitors only: read off the real portal, the reason a desktop like it without
+    /// sway would be given says it has no virtual source.
+    @Test func theRealPortalsSourceTypesAreReadAndHaveNoVirtualSource() throws {
+        let types = try #require(PortalDesktop.screenCastSourceTypes(), "the ScreenCast portal did not answer")
+        #expect(types & 1 != 0, "\(types)")
+        #expect(types & PortalSession.virtualSource == 0, "\(types)")
+        #expect(PortalDesktop.noExtendReason(sourceTypes: types).contains("no virtual source"))
+    }
+
     @Test func aStartShowsTheScreenAndTheNextOneRestoresTheSessionWithTheSavedToken() async throws {
         let client = try GTKClient.start()
         defer { client.stop() }

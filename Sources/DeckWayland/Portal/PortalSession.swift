@@ -40,6 +40,9 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
     static let keyboard: UInt32 = 1
     static let pointer: UInt32 = 2
 
+    /// The ScreenCast portal's virtual source type (beside monitor, 1, and window, 2): a monitor the portal makes.
+    static let virtualSource: UInt32 = 4
+
     private let bus: SessionBus
     /// The session's object path.
     let handle: String
