@@ -80,6 +80,7 @@ test-py:
 	MUTTER_PORTAL=1 scripts/with-mutter $(PY) -m pytest -q Tests/wayland/test_portal_remote_live.py
 	scripts/with-sway $(PY) -m pytest -q --durations=10 Tests/wayland
 	SWAY_SIZE="1280x720 800x600" scripts/with-sway $(PY) -m pytest -q Tests/wayland/test_sway_portal_monitors_live.py
+	SWAY_FAKE_VIRTUAL=1 scripts/with-sway $(PY) -m pytest -q Tests/wayland/test_portal_virtual_extend_live.py
 	scripts/with-xorg-dummy $(PY) -m pytest -q Tests/xorg
 
 fuzz:

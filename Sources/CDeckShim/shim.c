@@ -367,12 +367,12 @@ static void add_persistence(GVariantBuilder *options, gboolean persist, const ch
     if (restore_token) g_variant_builder_add(options, "{sv}", "restore_token", g_variant_new_string(restore_token));
 }
 
-GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
-                                        gboolean persist, const char *restore_token) {
+GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t types,
+                                        uint32_t cursor_mode, gboolean persist, const char *restore_token) {
     GVariantBuilder options;
     g_variant_builder_init(&options, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(handle_token));
-    g_variant_builder_add(&options, "{sv}", "types", g_variant_new_uint32(1));  // MONITOR
+    g_variant_builder_add(&options, "{sv}", "types", g_variant_new_uint32(types));
     g_variant_builder_add(&options, "{sv}", "multiple", g_variant_new_boolean(FALSE));
     g_variant_builder_add(&options, "{sv}", "cursor_mode", g_variant_new_uint32(cursor_mode));
     add_persistence(&options, persist, restore_token);

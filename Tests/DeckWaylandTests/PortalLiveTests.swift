@@ -15,13 +15,15 @@ struct PortalLiveTests {
             ?? ""
     }
 
-    /// xdg-desktop-portal-wlr casts monitors only: read off the real portal, the reason a desktop like it without
-    /// sway would be given says it has no virtual source.
-    @Test func theRealPortalsSourceTypesAreReadAndHaveNoVirtualSource() throws {
+    /// xdg-desktop-portal-wlr casts monitors only: read off the real portal, a desktop like it without sway is not
+    /// offered the portal's virtual monitors (`scripts/with-sway` with SWAY_FAKE_VIRTUAL puts a portal back-end that
+    /// has them in its place: skipped then).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TOUCHDECK_FAKE_VIRTUAL"] == nil))
+    func theRealPortalsSourceTypesAreReadAndHaveNoVirtualSource() throws {
         let types = try #require(PortalDesktop.screenCastSourceTypes(), "the ScreenCast portal did not answer")
-        #expect(types & 1 != 0, "\(types)")
+        #expect(types & PortalSession.monitorSource != 0, "\(types)")
         #expect(types & PortalSession.virtualSource == 0, "\(types)")
-        #expect(PortalDesktop.noExtendReason(sourceTypes: types).contains("no virtual source"))
+        #expect(PortalVirtualMonitors.unavailable() == PortalDesktop.noExtendReason)
     }
 
     @Test func aStartShowsTheScreenAndTheNextOneRestoresTheSessionWithTheSavedToken() async throws {

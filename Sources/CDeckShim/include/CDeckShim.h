@@ -105,11 +105,11 @@ int deck_pw_cursor(struct spa_buffer *buffer, deck_cursor *out);
 
 /// CreateSession's `(a{sv})`: handle_token and session_handle_token.
 GVariant *deck_gv_portal_create_session(const char *handle_token, const char *session_token);
-/// SelectSources' `(oa{sv})`: monitors only, one of them, `cursor_mode`; with `persist`, persist_mode 2 (until
-/// revoked) and the restore token of an earlier start when there is one (NULL: none). A remote-desktop session
-/// persists through SelectDevices instead (`persist` false).
-GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t cursor_mode,
-                                        gboolean persist, const char *restore_token);
+/// SelectSources' `(oa{sv})`: one source of `types` (1 monitor, 4 a virtual monitor the portal makes),
+/// `cursor_mode`; with `persist`, persist_mode 2 (until revoked) and the restore token of an earlier start when there
+/// is one (NULL: none). A remote-desktop session persists through SelectDevices instead (`persist` false).
+GVariant *deck_gv_portal_select_sources(const char *session, const char *handle_token, uint32_t types,
+                                        uint32_t cursor_mode, gboolean persist, const char *restore_token);
 /// The RemoteDesktop portal's SelectDevices `(oa{sv})`: device `types` (1 keyboard, 2 pointer); with `persist`
 /// (version 2 and later), persist_mode 2 and the restore token when there is one.
 GVariant *deck_gv_portal_select_devices(const char *session, const char *handle_token, uint32_t types,

@@ -22,7 +22,7 @@ extension SessionChecks {
                 switch backend {
                 case .mutter: "a virtual monitor made by Mutter's ScreenCast (RecordVirtual)"
                 case .x11: X11Desktop.extendOffered
-                default: "a headless output made through sway's IPC"
+                default: PortalDesktop.extendOffered
                 }
             return Check(name: "extend", ok: true, detail: "offered: \(how)", fix: "")
         }

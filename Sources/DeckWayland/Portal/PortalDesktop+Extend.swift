@@ -36,29 +36,31 @@ extension PortalDesktop {
         return types.uint32
     }
 
-    /// Why a portal desktop without sway cannot add a monitor, told by what its ScreenCast portal offers (`types`:
-    /// its `AvailableSourceTypes`, nil when it does not answer). A portal with the virtual source type (KDE Plasma
-    /// 6.5 and later) makes a monitor whose size the computer's user picks in the portal's dialog, never the device;
-    /// the host does not use it (docs/ARCHITECTURE.md, "Extend on other portal desktops").
-    public static func noExtendReason(sourceTypes types: UInt32?) -> String {
-        guard let types, types & PortalSession.virtualSource != 0 else {
-            return "this Wayland desktop offers no way to add a monitor: no sway to make an output, and its "
-                + "ScreenCast portal has no virtual source"
-        }
-        return "this desktop's ScreenCast portal makes virtual monitors only at a size picked in its own dialog, "
-            + "not the device's; the host does not use it"
+    /// Why a portal desktop without sway cannot add a monitor.
+    public static let noExtendReason =
+        "this Wayland desktop offers no way to add a monitor: no sway to make an output, and its ScreenCast portal "
+        + "has no virtual source (KDE Plasma has one from 6.5)"
+
+    /// How Extend is served on this portal desktop, when it is (`touchdeck doctor`).
+    public static var extendOffered: String {
+        SwayIPC.find() != nil
+            ? "a headless output made through sway's IPC"
+            : "a virtual monitor made by the ScreenCast portal (its size picked once per orientation in its dialog)"
     }
 
-    /// Why Extend is not offered on this portal desktop, nil when sway answers on its IPC socket (`touchdeck doctor`).
+    /// Why Extend is not offered on this portal desktop, nil when sway answers on its IPC socket or the ScreenCast
+    /// portal makes virtual monitors (`touchdeck doctor`).
     public static func extendUnavailable() -> String? {
-        guard let ipc = SwayIPC.find() else { return noExtendReason(sourceTypes: screenCastSourceTypes()) }
+        guard let ipc = SwayIPC.find() else { return PortalVirtualMonitors.unavailable() }
         return ipc.outputs() == nil ? "sway does not answer on its IPC socket" : nil
     }
 
-    /// Extend on this desktop: sway's outputs when sway answers on its IPC socket; elsewhere not offered.
+    /// Extend on this desktop: sway's outputs when sway answers on its IPC socket; else the portal's virtual
+    /// monitors where its ScreenCast has that source type; elsewhere not offered.
     func virtualMonitors(stateDirectory: URL?, prepare: @escaping @Sendable () -> Void) -> VirtualMonitors {
         guard let ipc = SwayIPC.find() else {
-            return .notOffered(Self.noExtendReason(sourceTypes: Self.screenCastSourceTypes()))
+            if let reason = PortalVirtualMonitors.unavailable() { return .notOffered(reason) }
+            return PortalVirtualMonitors(desktop: self).virtualMonitors
         }
         guard let stateDirectory else { return .notOffered("the host has no state folder to keep its record in") }
         let capture = extendCapture

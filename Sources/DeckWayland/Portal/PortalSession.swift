@@ -59,8 +59,14 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
     let pointerSettle = PointerSettle()
     private let closed = LockedFlag()
 
-    /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned.
-    init(bus: SessionBus, kind: Kind = .screenCast, restoreToken: String?) throws(PortalError) {
+    /// The ScreenCast portal's monitor source type: one of the desktop's monitors, picked by the user.
+    static let monitorSource: UInt32 = 1
+
+    /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned. `sources`: the
+    /// source type its stream is of (`monitorSource`, or `virtualSource`: a monitor the portal makes for it).
+    init(bus: SessionBus, kind: Kind = .screenCast, sources: UInt32 = monitorSource, restoreToken: String?)
+        throws(PortalError)
+    {
         self.bus = bus
         isRemoteDesktop = kind != .screenCast
         let interface = kind == .screenCast ? Self.screenCast : Self.remoteDesktop
@@ -82,7 +88,8 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
                 let cursor = Self.cursorMode(bus)
                 let persist = kind == .screenCast
                 _ = try Self.request(bus, Self.screenCast, "SelectSources") { token in
-                    deck_gv_portal_select_sources(handle, token, cursor, persist ? 1 : 0, persist ? restoreToken : nil)
+                    deck_gv_portal_select_sources(
+                        handle, token, sources, cursor, persist ? 1 : 0, persist ? restoreToken : nil)
                 }
             }
             let started = try Self.request(bus, interface, "Start") { token in deck_gv_portal_start(handle, token) }
