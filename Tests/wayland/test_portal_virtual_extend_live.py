@@ -7,7 +7,8 @@ The host does not see sway (WAYLAND_DISPLAY is a link in a folder without sway's
 KDE. What is checked: `displays` and `doctor` offer Extend; a monitor of another size than the device's is refused
 with the size to pick, and its approval is not kept; a monitor of the device's size is streamed at that size; the
 next Extend of that size asks nothing (the size's restore token), a turned device is asked once for its new size and
-not again after; the monitor goes when viewing stops and when the host is killed. Skipped outside that harness."""
+not again after, and the device hears `screenPending{approval}` exactly when the computer asks; the monitor goes when
+viewing stops and when the host is killed. Skipped outside that harness."""
 
 import asyncio
 import json
@@ -66,11 +67,15 @@ async def viewer(host, name="Tablet"):
 
 
 async def extend(device, request):
+    """The answer to an Extend, with "pending": whether `screenPending{approval}` came first (the computer asks)."""
     await device.send({"type": "startScreen", "displayId": 0, "maxSide": 3840, "fps": 30, "extend": request})
+    pending = False
     while True:
         message = await device.recv(60)
+        if isinstance(message, dict) and message["type"] == "screenPending":
+            pending = pending or message["reason"] == "approval"
         if isinstance(message, dict) and message["type"] in ("screenStarted", "screenDenied"):
-            return message
+            return {**message, "pending": pending}
 
 
 async def first_frame(device):
@@ -134,6 +139,9 @@ def test_the_portals_virtual_monitor_of_the_devices_size_is_streamed_and_each_si
     assert made == [(1920, 1080, True), (1280, 800, True), (1280, 800, False), (800, 1280, True), (1280, 800, False),
                     (800, 1280, False)], made
     assert not [record for record in decisions() if record["event"] == "error"], decisions()
+    # The device is told the computer asks exactly when it does.
+    answers = [refused, started, again, turned, back, turned_again]
+    assert [answer["pending"] for answer in answers] == [True, True, False, True, False, False], answers
     doctor = host.cli("doctor", check=False)
     assert "offered: a virtual monitor made by the ScreenCast portal" in doctor, doctor
 

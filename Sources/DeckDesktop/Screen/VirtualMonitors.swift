@@ -41,6 +41,9 @@ public struct VirtualMonitors: Sendable {
     /// The names of monitors made and parked (not removable here): left out of `displays`, nobody is meant to view
     /// them. Quick: reads the record.
     public var parked: @Sendable () -> Set<String>
+    /// Whether making a monitor for the request puts a question on the computer's screen first (the portal's virtual
+    /// monitors: once per size); nil: as the screen source says (`ScreenSource.needsApproval(nil)`). Quick.
+    public var needsApproval: (@Sendable (ExtendRequest) -> Bool)?
 
     public init(
         unavailable: @escaping @Sendable () -> String?,
@@ -49,7 +52,8 @@ public struct VirtualMonitors: Sendable {
         cleanUp: @escaping @Sendable () -> String? = { nil },
         existing: @escaping @Sendable () -> [String] = { [] },
         parked: @escaping @Sendable () -> Set<String> = { [] },
-        resize: (@Sendable (Monitor, ExtendRequest) throws -> VirtualMonitor)? = nil
+        resize: (@Sendable (Monitor, ExtendRequest) throws -> VirtualMonitor)? = nil,
+        needsApproval: (@Sendable (ExtendRequest) -> Bool)? = nil
     ) {
         self.unavailable = unavailable
         self.create = create
@@ -58,6 +62,7 @@ public struct VirtualMonitors: Sendable {
         self.cleanUp = cleanUp
         self.existing = existing
         self.parked = parked
+        self.needsApproval = needsApproval
     }
 
     /// A desktop that cannot add a monitor, and why.

@@ -131,7 +131,10 @@ extension DeckServer {
             let listed = try? await source.monitors()
             let locked = await isLocked()
             let asked = request.extend == nil ? listed?.first { $0.id == request.displayId } : nil
-            let approval = await Task.detached { source.needsApproval(asked) }.value
+            let approval = await Task.detached {
+                if let extend = request.extend, let asks = monitors.needsApproval { return asks(extend) }
+                return source.needsApproval(asked)
+            }.value
             let cannotExtend = request.extend == nil ? nil : await Task.detached { monitors.unavailable() }.value
             self.looked(
                 request, from: id, monitors: listed, locked: locked, needsApproval: approval,

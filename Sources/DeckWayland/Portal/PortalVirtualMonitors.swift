@@ -45,7 +45,8 @@ final class PortalVirtualMonitors: @unchecked Sendable {
             unavailable: { Self.unavailable() },
             create: { request throws(ScreenSourceError) in try self.create(request) },
             remove: { monitor in self.remove(monitor.name) },
-            existing: { self.lock.withLock { self.made.keys.sorted() } })
+            existing: { self.lock.withLock { self.made.keys.sorted() } },
+            needsApproval: { request in !self.desktop.persists || self.token(for: request).load() == nil })
     }
 
     /// Why the portal makes no monitor here; nil when its ScreenCast advertises the virtual source type.
