@@ -184,7 +184,15 @@ final class MutterVirtualMonitors: @unchecked Sendable {
     {
         guard let made = lock.withLock({ self.made[name] }) else { throw .noSuchMonitor }
         if let ended = made.relay.attach(handlers) { throw ended }
-        return MutterVirtualCapture(made: made, desktop: desktop, fps: fps)
+        let (session, desktop) = (made.session, desktop)
+        desktop.sessions.started(session)
+        desktop.clipboard.attach(session)
+        return MadeMonitorCapture(
+            stream: made.stream, relay: made.relay, fps: fps, stopMade: made.stop,
+            left: {
+                desktop.sessions.ended(session)
+                desktop.clipboard.detach(session)
+            })
     }
 
     /// Stops the monitor's stream and session and waits (a few seconds at most) for Mutter to drop it.
@@ -200,37 +208,6 @@ final class MutterVirtualMonitors: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         return "Mutter still lists \(name) \(Int(Self.going)) s after its stream stopped"
-    }
-}
-
-/// A viewing's capture of a made monitor: the stream `create` started, with the session taking input while it runs.
-final class MutterVirtualCapture: ScreenCapture, @unchecked Sendable {
-    private let made: MutterVirtualMonitors.Made
-    private let desktop: MutterDesktop
-    private let stopped = LockedFlag()
-
-    /// Takes over the running stream, whose relay has the viewing's handlers attached; stopping stops it (the monitor
-    /// goes: the host's `remove` then waits for that).
-    init(made: MutterVirtualMonitors.Made, desktop: MutterDesktop, fps: Int) {
-        (self.made, self.desktop) = (made, desktop)
-        made.stream.setFPS(fps)
-        desktop.sessions.started(made.session)
-        desktop.clipboard.attach(made.session)
-        // The first picture may have come before anyone listened.
-        made.stream.refresh()
-    }
-
-    deinit { stop() }
-
-    func setFPS(_ fps: Int) { made.stream.setFPS(fps) }
-    func refresh() { made.stream.refresh() }
-
-    func stop() {
-        guard stopped.set() else { return }
-        made.stop()
-        made.relay.detach()
-        desktop.sessions.ended(made.session)
-        desktop.clipboard.detach(made.session)
     }
 }
 

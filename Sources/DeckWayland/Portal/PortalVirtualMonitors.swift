@@ -127,7 +127,12 @@ final class PortalVirtualMonitors: @unchecked Sendable {
     {
         guard let made = lock.withLock({ self.made[name] }) else { throw .noSuchMonitor }
         if let ended = made.relay.attach(handlers) { throw ended }
-        return PortalVirtualCapture(made: made, desktop: desktop, fps: fps)
+        let (session, desktop) = (made.session, desktop)
+        desktop.sessions.started(session)
+        let refusal = session.isRemoteDesktop && session.devices & PortalSession.pointer == 0
+        return MadeMonitorCapture(
+            stream: made.stream, relay: made.relay, fps: fps, inputRefusal: refusal ? PortalDesktop.notAllowed : nil,
+            stopMade: made.stop, left: { desktop.sessions.ended(session) })
     }
 
     /// Closes the monitor's session and waits (a few seconds at most) for its output to go (or to be the made size
@@ -144,38 +149,5 @@ final class PortalVirtualMonitors: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         return "the desktop still lists \(name) \(Int(Self.going)) s after its portal session closed"
-    }
-}
-
-/// A viewing's capture of a monitor the portal made: the stream `create` started; stopping it ends the session (the
-/// host's `remove`, queued then, waits for the output to go).
-final class PortalVirtualCapture: ScreenCapture, @unchecked Sendable {
-    private let made: PortalVirtualMonitors.Made
-    private let desktop: PortalDesktop
-    private let stopped = LockedFlag()
-
-    init(made: PortalVirtualMonitors.Made, desktop: PortalDesktop, fps: Int) {
-        (self.made, self.desktop) = (made, desktop)
-        made.stream.setFPS(fps)
-        desktop.sessions.started(made.session)
-        // The first picture may have come before anyone listened.
-        made.stream.refresh()
-    }
-
-    deinit { stop() }
-
-    var inputRefusal: String? {
-        guard made.session.isRemoteDesktop, made.session.devices & PortalSession.pointer == 0 else { return nil }
-        return PortalDesktop.notAllowed
-    }
-
-    func setFPS(_ fps: Int) { made.stream.setFPS(fps) }
-    func refresh() { made.stream.refresh() }
-
-    func stop() {
-        guard stopped.set() else { return }
-        made.stop()
-        made.relay.detach()
-        desktop.sessions.ended(made.session)
     }
 }
