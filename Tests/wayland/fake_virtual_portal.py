@@ -150,7 +150,6 @@ class Backend:
     def make_output(self, width, height):
         """A headless output of width×height (a parked one, else a new one) right of the others;
         xdg-desktop-portal-wlr's chooser picks it."""
-        before = {output["name"] for output in sway("-t", "get_outputs")}
         if self.parked:
             name = self.parked.pop()
         else:

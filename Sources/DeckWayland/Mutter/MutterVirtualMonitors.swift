@@ -19,23 +19,7 @@ final class MutterVirtualMonitors: @unchecked Sendable {
     /// Guards `made`.
     private let lock = NSLock()
     /// The monitors made and not yet removed, by connector.
-    private var made: [String: Made] = [:]
-
-    /// One made monitor: its session, the stream that keeps it alive and where the stream's frames go.
-    final class Made: Sendable {
-        let session: MutterSession
-        let stream: PipeWireStream
-        let relay: FrameRelay
-
-        init(session: MutterSession, stream: PipeWireStream, relay: FrameRelay) {
-            (self.session, self.stream, self.relay) = (session, stream, relay)
-        }
-
-        func stop() {
-            stream.stop()
-            session.stop()
-        }
-    }
+    private var made: [String: MadeMonitor<MutterSession>] = [:]
 
     init(desktop: MutterDesktop) { self.desktop = desktop }
 
@@ -86,7 +70,9 @@ final class MutterVirtualMonitors: @unchecked Sendable {
             session.stop()
             throw error
         }
-        let made = Made(session: session, stream: stream, relay: relay)
+        let made = MadeMonitor(
+            session: session, stream: stream, relay: relay, size: (request.width, request.height),
+            endSession: { $0.stop() })
         do throws(ScreenSourceError) {
             let name = try Self.waitForMonitor(on: bus, besides: before)
             lock.withLock { self.made[name] = made }
@@ -183,12 +169,13 @@ final class MutterVirtualMonitors: @unchecked Sendable {
         -> any ScreenCapture
     {
         guard let made = lock.withLock({ self.made[name] }) else { throw .noSuchMonitor }
-        if let ended = made.relay.attach(handlers) { throw ended }
         let (session, desktop) = (made.session, desktop)
-        desktop.sessions.started(session)
-        desktop.clipboard.attach(session)
-        return MadeMonitorCapture(
-            stream: made.stream, relay: made.relay, fps: fps, stopMade: made.stop,
+        return try made.capture(
+            fps: fps, handlers: handlers,
+            joined: {
+                desktop.sessions.started(session)
+                desktop.clipboard.attach(session)
+            },
             left: {
                 desktop.sessions.ended(session)
                 desktop.clipboard.detach(session)

@@ -76,11 +76,7 @@ final class PortalCapture: ScreenCapture, @unchecked Sendable {
         return [pixels, (Int((Double(pixels.0) / scale).rounded()), Int((Double(pixels.1) / scale).rounded()))]
     }
 
-    /// A remote-desktop session whose user did not allow the pointer: input goes nowhere while it runs.
-    var inputRefusal: String? {
-        guard session.isRemoteDesktop, session.devices & PortalSession.pointer == 0 else { return nil }
-        return PortalDesktop.notAllowed
-    }
+    var inputRefusal: String? { session.inputRefusal }
 
     func setFPS(_ fps: Int) { stream.setFPS(fps) }
     func refresh() { stream.refresh() }

@@ -133,6 +133,12 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
 
     var isClosed: Bool { closed.isSet }
 
+    /// Why input goes nowhere while the session runs: a remote-desktop session whose user did not allow the pointer.
+    var inputRefusal: String? {
+        guard isRemoteDesktop, devices & Self.pointer == 0 else { return nil }
+        return PortalDesktop.notAllowed
+    }
+
     // MARK: Remote input (a remote-desktop session)
 
     /// Puts the pointer at (`x`, `y`) of the stream (the monitor's own pixels).

@@ -18,24 +18,7 @@ final class PortalVirtualMonitors: @unchecked Sendable {
     private let desktop: PortalDesktop
     /// Guards `made`.
     private let lock = NSLock()
-    private var made: [String: Made] = [:]
-
-    /// One made monitor: its session, the stream that keeps it, where the stream's frames go, and its size.
-    final class Made: Sendable {
-        let session: PortalSession
-        let stream: PipeWireStream
-        let relay: FrameRelay
-        let size: (width: Int, height: Int)
-
-        init(session: PortalSession, stream: PipeWireStream, relay: FrameRelay, size: (width: Int, height: Int)) {
-            (self.session, self.stream, self.relay, self.size) = (session, stream, relay, size)
-        }
-
-        func stop() {
-            stream.stop()
-            session.close()
-        }
-    }
+    private var made: [String: MadeMonitor<PortalSession>] = [:]
 
     init(desktop: PortalDesktop) { self.desktop = desktop }
 
@@ -97,8 +80,9 @@ final class PortalVirtualMonitors: @unchecked Sendable {
         let output = Self.waitForOutput(besides: before, size: request)
         let name = output?.name ?? "virtual-\(request.width)x\(request.height)"
         lock.withLock {
-            made[name] = Made(
-                session: session, stream: stream, relay: relay, size: (request.width, request.height))
+            made[name] = MadeMonitor(
+                session: session, stream: stream, relay: relay, size: (request.width, request.height),
+                endSession: { $0.close() })
         }
         let frame = output?.frame ?? PixelRect(x: 0, y: 0, width: request.width, height: request.height)
         return VirtualMonitor(
@@ -126,13 +110,10 @@ final class PortalVirtualMonitors: @unchecked Sendable {
         -> any ScreenCapture
     {
         guard let made = lock.withLock({ self.made[name] }) else { throw .noSuchMonitor }
-        if let ended = made.relay.attach(handlers) { throw ended }
         let (session, desktop) = (made.session, desktop)
-        desktop.sessions.started(session)
-        let refusal = session.isRemoteDesktop && session.devices & PortalSession.pointer == 0
-        return MadeMonitorCapture(
-            stream: made.stream, relay: made.relay, fps: fps, inputRefusal: refusal ? PortalDesktop.notAllowed : nil,
-            stopMade: made.stop, left: { desktop.sessions.ended(session) })
+        return try made.capture(
+            fps: fps, handlers: handlers, inputRefusal: session.inputRefusal,
+            joined: { desktop.sessions.started(session) }, left: { desktop.sessions.ended(session) })
     }
 
     /// Closes the monitor's session and waits (a few seconds at most) for its output to go (or to be the made size

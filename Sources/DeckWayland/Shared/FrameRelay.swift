@@ -36,38 +36,66 @@ final class FrameRelay: @unchecked Sendable {
     func detach() { lock.withLock { target = nil } }
 }
 
-/// A viewing's capture of a made monitor's running stream, whose relay has the viewing's handlers attached: the
-/// monitor lives with that stream (Mutter's RecordVirtual, the portal's virtual source), so stopping the capture
-/// stops it (`stopMade`; the host's `remove`, queued then, waits for the monitor to go). `left` runs once at the stop
-/// too (the desktop's input and clipboard stop going through the stream's session).
-final class MadeMonitorCapture: ScreenCapture, @unchecked Sendable {
-    private let stream: PipeWireStream
-    private let relay: FrameRelay
-    private let stopMade: @Sendable () -> Void
+/// A monitor that lives with its stream (Mutter's RecordVirtual, the portal's virtual source), made before its viewing
+/// starts: the desktop session it belongs to, the stream that keeps it, where the stream's frames go, and its size.
+final class MadeMonitor<Session: Sendable>: Sendable {
+    let session: Session
+    let stream: PipeWireStream
+    let relay: FrameRelay
+    let size: (width: Int, height: Int)
+    private let endSession: @Sendable (Session) -> Void
+
+    /// `endSession` ends the desktop session (the monitor goes with it).
+    init(
+        session: Session, stream: PipeWireStream, relay: FrameRelay, size: (width: Int, height: Int),
+        endSession: @escaping @Sendable (Session) -> Void
+    ) {
+        (self.session, self.stream, self.relay, self.size) = (session, stream, relay, size)
+        self.endSession = endSession
+    }
+
+    /// Stops the stream and ends the session: the desktop takes the monitor away.
+    func stop() {
+        stream.stop()
+        endSession(session)
+    }
+
+    /// The viewing's capture of the running stream: frames go to `handlers` from now on, `joined` runs once they do
+    /// (the desktop's input and clipboard go through the session), `left` once the capture stops.
+    func capture(
+        fps: Int, handlers: CaptureHandlers, inputRefusal: String? = nil, joined: () -> Void,
+        left: @escaping @Sendable () -> Void
+    ) throws(ScreenSourceError) -> any ScreenCapture {
+        if let ended = relay.attach(handlers) { throw ended }
+        joined()
+        return MadeMonitorCapture(made: self, fps: fps, inputRefusal: inputRefusal, left: left)
+    }
+}
+
+/// A viewing's capture of a made monitor's running stream, whose relay has the viewing's handlers attached: stopping
+/// it stops the monitor's stream (the host's `remove`, queued then, waits for the monitor to go), and `left` runs once.
+final class MadeMonitorCapture<Session: Sendable>: ScreenCapture, @unchecked Sendable {
+    private let made: MadeMonitor<Session>
     private let left: @Sendable () -> Void
     private let stopped = LockedFlag()
     let inputRefusal: String?
 
-    init(
-        stream: PipeWireStream, relay: FrameRelay, fps: Int, inputRefusal: String? = nil,
-        stopMade: @escaping @Sendable () -> Void, left: @escaping @Sendable () -> Void
-    ) {
-        (self.stream, self.relay, self.stopMade, self.left) = (stream, relay, stopMade, left)
-        self.inputRefusal = inputRefusal
-        stream.setFPS(fps)
+    init(made: MadeMonitor<Session>, fps: Int, inputRefusal: String?, left: @escaping @Sendable () -> Void) {
+        (self.made, self.left, self.inputRefusal) = (made, left, inputRefusal)
+        made.stream.setFPS(fps)
         // The first picture may have come before anyone listened.
-        stream.refresh()
+        made.stream.refresh()
     }
 
     deinit { stop() }
 
-    func setFPS(_ fps: Int) { stream.setFPS(fps) }
-    func refresh() { stream.refresh() }
+    func setFPS(_ fps: Int) { made.stream.setFPS(fps) }
+    func refresh() { made.stream.refresh() }
 
     func stop() {
         guard stopped.set() else { return }
-        stopMade()
-        relay.detach()
+        made.stop()
+        made.relay.detach()
         left()
     }
 }
