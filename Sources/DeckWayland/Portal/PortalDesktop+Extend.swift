@@ -28,12 +28,7 @@ extension PortalDesktop {
     /// The ScreenCast portal's `AvailableSourceTypes` (monitor 1, window 2, virtual `PortalSession.virtualSource`),
     /// nil when the portal does not answer.
     public static func screenCastSourceTypes() -> UInt32? {
-        guard let bus = try? SessionBus(),
-            let types = try? bus.property(
-                PortalSession.portal, PortalSession.objectPath, PortalSession.screenCast, "AvailableSourceTypes"),
-            types.isOfType("u")
-        else { return nil }
-        return types.uint32
+        property(PortalSession.screenCast, "AvailableSourceTypes")
     }
 
     /// Why a portal desktop without sway cannot add a monitor.

@@ -37,20 +37,22 @@ public final class PortalDesktop: @unchecked Sendable {
 
     /// The RemoteDesktop portal's version when it answers on the session bus and offers a keyboard and a pointer.
     public static func remoteDesktopVersion() -> UInt32? {
-        guard let version = version(of: PortalSession.remoteDesktop), let bus = try? SessionBus(),
-            let types = try? bus.property(
-                PortalSession.portal, PortalSession.objectPath, PortalSession.remoteDesktop, "AvailableDeviceTypes"),
-            types.isOfType("u"), types.uint32 & (PortalSession.keyboard | PortalSession.pointer) != 0
+        guard let version = version(of: PortalSession.remoteDesktop),
+            let types = property(PortalSession.remoteDesktop, "AvailableDeviceTypes"),
+            types & (PortalSession.keyboard | PortalSession.pointer) != 0
         else { return nil }
         return version
     }
 
-    private static func version(of interface: String) -> UInt32? {
+    private static func version(of interface: String) -> UInt32? { property(interface, "version") }
+
+    /// A `u` property of one of the portal's interfaces; nil when the portal does not answer.
+    static func property(_ interface: String, _ name: String) -> UInt32? {
         guard let bus = try? SessionBus(),
-            let version = try? bus.property(PortalSession.portal, PortalSession.objectPath, interface, "version"),
-            version.isOfType("u")
+            let value = try? bus.property(PortalSession.portal, PortalSession.objectPath, interface, name),
+            value.isOfType("u")
         else { return nil }
-        return version.uint32
+        return value.uint32
     }
 
     /// What a session of this desktop is (`monitor`: with a stream).

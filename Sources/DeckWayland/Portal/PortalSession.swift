@@ -40,7 +40,9 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
     static let keyboard: UInt32 = 1
     static let pointer: UInt32 = 2
 
-    /// The ScreenCast portal's virtual source type (beside monitor, 1, and window, 2): a monitor the portal makes.
+    /// The ScreenCast portal's source types (window, 2, is not used): one of the desktop's monitors, picked by the
+    /// user; a monitor the portal makes.
+    static let monitorSource: UInt32 = 1
     static let virtualSource: UInt32 = 4
 
     private let bus: SessionBus
@@ -58,9 +60,6 @@ final class PortalSession: RemoteInputSession, @unchecked Sendable {
     let layout = LayoutKeysyms()
     let pointerSettle = PointerSettle()
     private let closed = LockedFlag()
-
-    /// The ScreenCast portal's monitor source type: one of the desktop's monitors, picked by the user.
-    static let monitorSource: UInt32 = 1
 
     /// Opens and starts a session of `kind`; `restoreToken` is the one an earlier start returned. `sources`: the
     /// source type its stream is of (`monitorSource`, or `virtualSource`: a monitor the portal makes for it).
